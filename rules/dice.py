@@ -1,0 +1,160 @@
+"""Dice sources behind one interface.
+
+A procedure asks its source for labelled groups of dice (``dice.roll("effect", 2, 6)``);
+every group drawn is recorded as a :class:`Roll`, whichever source supplied it:
+
+- :class:`RandomDice`: the server's dice (``random.SystemRandom``, seeded by the OS).
+- :class:`SeededDice`: a reproducible run from a seed.
+- :class:`FixedDice`: a fixed sequence: tests, or the physical dice the table rolled.
+- ``rules.odds`` drives the same procedures with an enumerating source.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Sequence
+
+from .errors import DiceError, InputError
+
+Accept = Callable[[tuple[int, ...]], bool]
+
+
+def describe_roll(label: str) -> str:
+    """``effect`` -> ``the effect roll``; ``start_LL`` -> ``the start LL roll``."""
+    return f"the {label.replace('_', ' ')} roll"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Roll:
+    label: str
+    sides: int
+    values: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.values)
+
+    def to_dict(self) -> dict:
+        return {
+            "label": self.label,
+            "sides": self.sides,
+            "values": list(self.values),
+            "total": self.total,
+        }
+
+
+class Dice:
+    """Base class: records every group drawn. Subclasses implement ``_draw``."""
+
+    def __init__(self) -> None:
+        self.rolls: list[Roll] = []
+
+    def _draw(self, label: str, count: int, sides: int, accept: Accept | None) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def roll(self, label: str, count: int, sides: int = 6) -> tuple[int, ...]:
+        """Draw ``count`` dice of ``sides`` sides, recorded under ``label``."""
+        if count < 1 or sides < 1:
+            raise ValueError(f"cannot roll {count}d{sides}")
+        values = self._draw(label, count, sides, None)
+        self.rolls.append(Roll(label, sides, values))
+        return values
+
+    def total(self, label: str, count: int, sides: int = 6) -> int:
+        """Draw and return the sum (e.g. ``dice.total("malfunction", 2)`` for 2D6)."""
+        return sum(self.roll(label, count, sides))
+
+    def pick(self, label: str, n: int) -> int:
+        """A random pick among ``n`` candidates (1dN); returns a 0-based index."""
+        return self.roll(label, 1, n)[0] - 1
+
+    def roll_until(
+        self,
+        label: str,
+        count: int,
+        sides: int,
+        accept: Accept,
+        *,
+        max_rolls: int | None = None,
+        cap_field: str = "max_rolls",
+    ) -> tuple[int, ...]:
+        """Roll again while ``accept`` refuses the dice (a discarded roll is still recorded).
+
+        ``max_rolls`` caps the attempts with an ``InputError`` naming ``cap_field``;
+        exact odds ignore the cap and use the conditional distribution (C.6).
+        """
+        attempts = 0
+        while True:
+            values = self._draw(label, count, sides, accept)
+            self.rolls.append(Roll(label, sides, values))
+            attempts += 1
+            if accept(values):
+                return values
+            if max_rolls is not None and attempts >= max_rolls:
+                raise InputError(cap_field, f"no acceptable {describe_roll(label)} in {max_rolls} tries")
+
+    def finish(self) -> None:
+        """Called when the procedure returns: a fixed source refuses leftovers."""
+
+
+class RandomDice(Dice):
+    """The server's dice: ``random.SystemRandom`` unless another RNG is given."""
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        super().__init__()
+        self.rng = rng or random.SystemRandom()
+
+    def _draw(self, label, count, sides, accept):
+        return tuple(self.rng.randint(1, sides) for _ in range(count))
+
+
+class SeededDice(RandomDice):
+    """Reproducible dice: the same seed gives the same rolls."""
+
+    def __init__(self, seed: int | str) -> None:
+        super().__init__(random.Random(seed))
+
+
+class FixedDice(Dice):
+    """Consumes a given list of dice, in order, validating each against the roll it feeds."""
+
+    def __init__(self, values: Sequence[int]) -> None:
+        super().__init__()
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+            raise DiceError("dice must be a list of whole numbers")
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise DiceError(f"every die must be a whole number (got {v!r})")
+        self.values = list(values)
+        self.used = 0
+
+    def _draw(self, label, count, sides, accept):
+        left = len(self.values) - self.used
+        if left < count:
+            missing = count - left
+            raise DiceError(f"{describe_roll(label)} needs {missing} more d{sides}")
+        values = tuple(self.values[self.used : self.used + count])
+        for v in values:
+            if not 1 <= v <= sides:
+                raise DiceError(f"{describe_roll(label)} is rolled on d{sides}: {v} is not 1..{sides}")
+        self.used += count
+        return values
+
+    def finish(self) -> None:
+        extra = len(self.values) - self.used
+        if extra:
+            left = ", ".join(str(v) for v in self.values[self.used :])
+            raise DiceError(
+                f"{extra} {'die was' if extra == 1 else 'dice were'} left over ({left}): "
+                "this case rolls fewer dice"
+            )
+
+
+def as_dice(dice: Dice | Sequence[int] | None) -> Dice:
+    """Accept a source, a list of physical dice, or ``None`` for the server's dice."""
+    if dice is None:
+        return RandomDice()
+    if isinstance(dice, Dice):
+        return dice
+    return FixedDice(dice)

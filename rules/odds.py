@@ -1,0 +1,109 @@
+"""Exact odds: run the real procedure over every dice path and weight each path.
+
+The enumerating source hands a procedure one possible value for each group it draws.
+Groups of several dice are enumerated as sorted multisets with their multinomial
+weights (a 2D6 has 21 paths, not 36), which is exact because no procedure reads the
+order of dice within one group. Re-roll loops (``roll_until``) draw from the
+conditional distribution of the accepted values, so they end (C.6).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Hashable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from .dice import Dice
+from .errors import InputError, OddsError
+from .registry import get
+
+MAX_PATHS = 1_000_000
+
+
+@functools.lru_cache(maxsize=256)
+def _group_options(count: int, sides: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    total = sides**count
+    options = []
+    for combo in itertools.combinations_with_replacement(range(1, sides + 1), count):
+        arrangements = math.factorial(count)
+        for v in set(combo):
+            arrangements //= math.factorial(combo.count(v))
+        options.append((combo, Fraction(arrangements, total)))
+    return tuple(options)
+
+
+class _EnumeratingDice(Dice):
+    """Follows ``prefix`` (an option index per draw), choosing option 0 past its end."""
+
+    def __init__(self, prefix: list[int]) -> None:
+        super().__init__()
+        self.prefix = prefix
+        self.chosen: list[int] = []
+        self.widths: list[int] = []
+        self.weight = Fraction(1)
+
+    def _draw(self, label, count, sides, accept):
+        options = _group_options(count, sides)
+        if accept is not None:
+            options = tuple(o for o in options if accept(o[0]))
+            if not options:
+                raise OddsError(f"the {label} roll can never be accepted")
+            norm = sum(w for _, w in options)
+            options = tuple((v, w / norm) for v, w in options)
+        i = len(self.chosen)
+        index = self.prefix[i] if i < len(self.prefix) else 0
+        self.chosen.append(index)
+        self.widths.append(len(options))
+        values, weight = options[index]
+        self.weight *= weight
+        return values
+
+
+def hashable(value: Any) -> Hashable:
+    """Result values as odds keys (C.6): lists -> tuples, objects -> sorted item tuples."""
+    if isinstance(value, (list, tuple)):
+        return tuple(hashable(v) for v in value)
+    if isinstance(value, Mapping):
+        return tuple(sorted((k, hashable(v)) for k, v in value.items()))
+    return value
+
+
+def odds(procedure_id: str, inputs: Mapping[str, Any] | None = None, key: str | None = None) -> dict:
+    """Exact probability of every value of the headline result (or ``key``)."""
+    proc = get(procedure_id)
+    key = key or proc.headline
+    if key not in proc.result_keys:
+        raise InputError("key", f"{procedure_id} has no result {key!r}")
+    _, frozen = proc.normalise(inputs)
+    dist: dict[Hashable, Fraction] = {}
+    prefix: list[int] = []
+    paths = 0
+    covered = Fraction(0)
+    while True:
+        dice = _EnumeratingDice(prefix)
+        resolution = proc.func(frozen, dice)
+        value = hashable(proc.check_result(resolution.result)[key])
+        dist[value] = dist.get(value, Fraction(0)) + dice.weight
+        paths += 1
+        covered += dice.weight
+        if paths % 20_000 == 0 and paths / covered > MAX_PATHS:
+            raise OddsError(_too_many(procedure_id, int(paths / covered)))
+        if paths > MAX_PATHS:
+            raise OddsError(_too_many(procedure_id, paths))
+        # Odometer: advance the deepest draw that has options left.
+        for depth in range(len(dice.chosen) - 1, -1, -1):
+            if dice.chosen[depth] + 1 < dice.widths[depth]:
+                prefix = dice.chosen[:depth] + [dice.chosen[depth] + 1]
+                break
+        else:
+            return dist
+
+
+def _too_many(procedure_id: str, paths: int) -> str:
+    return (
+        f"exact odds for {procedure_id} with these inputs would take about {paths:,} dice "
+        f"paths (more than {MAX_PATHS:,}); roll it instead"
+    )

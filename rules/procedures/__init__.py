@@ -1,0 +1,7 @@
+"""One module per rule family; importing this package registers every procedure."""
+
+import importlib
+import pkgutil
+
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_module.name}")

@@ -1,0 +1,1 @@
+"""The seeds' tables as data, one module per rule family."""
