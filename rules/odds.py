@@ -96,7 +96,7 @@ def odds(procedure_id: str, inputs: Mapping[str, Any] | None = None, key: str | 
         # Odometer: advance the deepest draw that has options left.
         for depth in range(len(dice.chosen) - 1, -1, -1):
             if dice.chosen[depth] + 1 < dice.widths[depth]:
-                prefix = dice.chosen[:depth] + [dice.chosen[depth] + 1]
+                prefix = [*dice.chosen[:depth], dice.chosen[depth] + 1]
                 break
         else:
             return dist

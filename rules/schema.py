@@ -121,7 +121,7 @@ class RationalType(Type):
                 raise InputError(field, "must be a finite number")
             return value
         if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*/\s*\d+\s*", value):
-            p, q = (int(part) for part in value.split("/"))
+            _p, q = (int(part) for part in value.split("/"))
             if q == 0:
                 raise InputError(field, f"{value!r} divides by zero")
             return value.replace(" ", "")
