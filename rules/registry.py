@@ -145,6 +145,7 @@ class Procedure:
     contract: Contract
     func: Callable[[Any, Dice], Resolution]
     input_cls: type
+    example: Mapping[str, Any]
 
     @property
     def family(self) -> str:
@@ -219,10 +220,12 @@ def procedure(
     reference: str,
     bounds: dict[str, tuple[float | None, float | None]] | None = None,
     units: dict[str, str] | None = None,
+    example: Mapping[str, Any] | None = None,
 ) -> Callable:
     """Register a procedure. ``contract`` is the catalogue's contract block, verbatim;
     ``reference`` names the seed file and section; ``bounds`` adds the catalogue's
-    stated ranges to inputs."""
+    stated ranges to inputs; ``units`` their units; ``example`` is a typical set of
+    inputs (benchmarks, and the calculator's starting point)."""
 
     parsed = parse_contract(contract, bounds=bounds, units=units)
 
@@ -235,7 +238,9 @@ def procedure(
             frozen=True,
             slots=True,
         )
-        REGISTRY[parsed.procedure] = Procedure(parsed.procedure, title, reference, parsed, func, input_cls)
+        REGISTRY[parsed.procedure] = Procedure(
+            parsed.procedure, title, reference, parsed, func, input_cls, dict(example or {})
+        )
         return func
 
     return register

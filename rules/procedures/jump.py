@@ -49,6 +49,12 @@ errors:
     "Drive-System Malfunctions Table",
     bounds={"hours_since_last_jump": (0, None), "kf_integrity": (0, None), "kf_integrity_max": (0, None)},
     units={"hours_since_last_jump": "h"},
+    example={
+        "hours_since_last_jump": 5,
+        "charged_from_reactor": True,
+        "kf_integrity": 4,
+        "kf_integrity_max": 4,
+    },
 )
 def malfunction(inp, dice) -> Resolution:
     hours = inp.hours_since_last_jump
