@@ -340,6 +340,15 @@ class _Parser:
         self.pos = m.end()
         return m.group(0)
 
+    def choice(self) -> str:
+        """An enum choice: any token up to ``|`` or ``}`` (``aft``, ``80``, ``220+``)."""
+        self.ws()
+        m = re.compile(r"[^|}\s]+").match(self.text, self.pos)
+        if not m:
+            self.error("expected an enum choice")
+        self.pos = m.end()
+        return m.group(0)
+
     def type(self) -> Type:
         options = [self.atom()]
         while self.peek("|"):
@@ -356,10 +365,10 @@ class _Parser:
         if word == "str" and self.peek("enum"):
             self.eat("enum")
             self.eat("{")
-            choices = [self.name()]
+            choices = [self.choice()]
             while self.peek("|"):
                 self.eat("|")
-                choices.append(self.name())
+                choices.append(self.choice())
             self.eat("}")
             return EnumType(tuple(choices))
         if word in ("list", "table2d6"):
