@@ -275,7 +275,8 @@ def active_radar(inp, dice) -> Resolution:
 
 def _radar_summary(r: dict, inp) -> str:
     base = r["tn"] - tables.RADAR_CRIT_BOX_MODIFIER * inp.radar_crit_boxes
-    crits = f"{base} + {inp.radar_crit_boxes} radar crit boxes = " if inp.radar_crit_boxes else ""
+    boxes = "box" if inp.radar_crit_boxes == 1 else "boxes"
+    crits = f"{base} + {inp.radar_crit_boxes} radar crit {boxes} = " if inp.radar_crit_boxes else ""
     who = (
         f"Active radar: {_detector(inp.detector_class, inp.military)} vs a target at "
         f"{_num(inp.distance_km)} km (range {_num(r['range_km'])} km, TN {crits}{r['tn']})"
