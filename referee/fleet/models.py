@@ -1,1 +1,301 @@
-"""Models of the fleet app."""
+"""What a campaign keeps: star systems, ships, ground units and characters."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+
+from referee.campaigns.models import Campaign
+
+FACINGS = ("nose", "fore_left", "fore_right", "aft_left", "aft_right", "aft")
+FACING_LABELS = {
+    "nose": "Nose",
+    "fore_left": "Fore-left",
+    "fore_right": "Fore-right",
+    "aft_left": "Aft-left",
+    "aft_right": "Aft-right",
+    "aft": "Aft",
+}
+
+
+class CampaignObjectQuerySet(models.QuerySet):
+    """Reads shared by everything a campaign keeps."""
+
+    def in_campaign(self, campaign: Campaign):
+        return self.filter(campaign=campaign)
+
+    def visible_to(self, role: str | None):
+        """GMs see everything; players what is shared with them; anyone else nothing."""
+        if role == "gm":
+            return self
+        if role == "player":
+            return self.filter(self.model.player_visible())
+        return self.none()
+
+
+class CampaignObject(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    name = models.CharField(max_length=120)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = CampaignObjectQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def player_visible(cls) -> Q:
+        """What players may read: shared objects (star systems are common knowledge)."""
+        return Q(shared=True) if any(f.name == "shared" for f in cls._meta.fields) else Q()
+
+
+def _between(field: str, low, high, name: str) -> models.CheckConstraint:
+    """``low <= field <= high`` (high may be another field)."""
+    return models.CheckConstraint(condition=Q(**{f"{field}__gte": low, f"{field}__lte": high}), name=name)
+
+
+class StarSystem(CampaignObject):
+    spectral_class = models.CharField(max_length=16, blank=True, help_text="e.g. G2V")
+    notes = models.TextField(blank=True)
+
+    class Meta(CampaignObject.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="star_system_name_unique"),
+        ]
+
+
+class ShipKind(models.TextChoices):
+    WARSHIP = "warship", "WarShip"
+    JUMPSHIP = "jumpship", "JumpShip"
+    DROPSHIP = "dropship", "DropShip"
+    SMALL_CRAFT = "small_craft", "Small craft"
+    FIGHTER_SQUADRON = "fighter_squadron", "Fighter squadron"
+    STATION = "station", "Station"
+
+
+class Ship(CampaignObject):
+    class_name = models.CharField("class", max_length=80, blank=True)
+    kind = models.CharField(max_length=20, choices=ShipKind.choices)
+    military = models.BooleanField(default=False)
+    mass_t = models.PositiveIntegerField("mass (t)", default=0)
+    crew = models.PositiveIntegerField(default=0)
+    passengers = models.PositiveIntegerField(default=0)
+
+    # Kearny-Fuchsida drive
+    kf_integrity = models.PositiveSmallIntegerField("K-F integrity", default=0)
+    kf_integrity_max = models.PositiveSmallIntegerField("K-F integrity (undamaged)", default=0)
+    drive_charged = models.BooleanField(default=False)
+    charged_from_reactor = models.BooleanField(default=False)
+    lf_battery = models.BooleanField("lithium-fusion battery fitted", default=False)
+    lf_battery_charged = models.BooleanField("lithium-fusion battery charged", default=False)
+    helium_tank_boxes = models.PositiveSmallIntegerField(default=0)
+    helium_tank_boxes_max = models.PositiveSmallIntegerField(default=0)
+    last_jump_at = models.DateTimeField(null=True, blank=True, help_text="In-game time of the last jump.")
+
+    # Docking
+    dropship_capacity = models.PositiveSmallIntegerField("DropShip capacity", default=0)
+    docked_on = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="docked"
+    )
+
+    # Armour per facing: current and undamaged
+    armor_nose = models.PositiveIntegerField(default=0)
+    armor_nose_max = models.PositiveIntegerField(default=0)
+    armor_fore_left = models.PositiveIntegerField(default=0)
+    armor_fore_left_max = models.PositiveIntegerField(default=0)
+    armor_fore_right = models.PositiveIntegerField(default=0)
+    armor_fore_right_max = models.PositiveIntegerField(default=0)
+    armor_aft_left = models.PositiveIntegerField(default=0)
+    armor_aft_left_max = models.PositiveIntegerField(default=0)
+    armor_aft_right = models.PositiveIntegerField(default=0)
+    armor_aft_right_max = models.PositiveIntegerField(default=0)
+    armor_aft = models.PositiveIntegerField(default=0)
+    armor_aft_max = models.PositiveIntegerField(default=0)
+
+    radar_crit_boxes = models.PositiveSmallIntegerField("radar critical boxes", default=0)
+    heat_sinks = models.PositiveIntegerField(default=0)
+
+    # Fighter squadrons
+    fighters = models.PositiveSmallIntegerField("fighters in the squadron", default=0)
+    heat = models.PositiveIntegerField(default=0, help_text="Heat generated this turn (fighters).")
+    overburn = models.PositiveSmallIntegerField(default=0)
+    shutdown = models.BooleanField(default=False)
+
+    velocity = models.IntegerField(default=0)
+    heading = models.CharField(max_length=12, choices=[(f, FACING_LABELS[f]) for f in FACINGS], blank=True)
+    fuel_points = models.PositiveIntegerField(default=0)
+
+    star_system = models.ForeignKey(
+        StarSystem, null=True, blank=True, on_delete=models.SET_NULL, related_name="ships"
+    )
+    position = models.CharField(max_length=120, blank=True, help_text="e.g. zenith jump point, hex 0412")
+
+    shared = models.BooleanField("shared with players", default=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="ships"
+    )
+
+    class Meta(CampaignObject.Meta):
+        constraints = [
+            _between("kf_integrity", 0, F("kf_integrity_max"), "ship_kf_integrity_within_max"),
+            _between("helium_tank_boxes", 0, F("helium_tank_boxes_max"), "ship_helium_within_max"),
+            _between("overburn", 0, 15, "ship_overburn_0_15"),
+            *[_between(f"armor_{f}", 0, F(f"armor_{f}_max"), f"ship_armor_{f}_within_max") for f in FACINGS],
+            models.CheckConstraint(
+                condition=Q(docked_on__isnull=True) | ~Q(docked_on=F("id")), name="ship_not_docked_on_itself"
+            ),
+            models.CheckConstraint(condition=Q(kind__in=[k.value for k in ShipKind]), name="ship_kind_valid"),
+        ]
+
+    def armor(self) -> list[dict]:
+        """Armour by facing, for status displays."""
+        return [
+            {
+                "facing": f,
+                "label": FACING_LABELS[f],
+                "current": getattr(self, f"armor_{f}"),
+                "max": getattr(self, f"armor_{f}_max"),
+            }
+            for f in FACINGS
+        ]
+
+    @property
+    def can_jump(self) -> bool:
+        return self.kind in (ShipKind.JUMPSHIP, ShipKind.WARSHIP) and self.kf_integrity > 0
+
+    def clean(self) -> None:
+        errors: dict[str, str] = {}
+        if self.kf_integrity > self.kf_integrity_max:
+            errors["kf_integrity"] = (
+                f"K-F integrity cannot exceed its undamaged maximum ({self.kf_integrity_max})."
+            )
+        if self.helium_tank_boxes > self.helium_tank_boxes_max:
+            errors["helium_tank_boxes"] = f"Cannot exceed the maximum ({self.helium_tank_boxes_max})."
+        for f in FACINGS:
+            if getattr(self, f"armor_{f}") > getattr(self, f"armor_{f}_max"):
+                errors[f"armor_{f}"] = f"{FACING_LABELS[f]} armour cannot exceed its maximum."
+        if self.overburn > 15:
+            errors["overburn"] = "Overburn runs from 0 to 15."
+        if self.docked_on_id:
+            carrier = self.docked_on
+            if carrier.pk == self.pk:
+                errors["docked_on"] = "A ship cannot dock on itself."
+            elif carrier.campaign_id != self.campaign_id:
+                errors["docked_on"] = "The carrier belongs to another campaign."
+            elif self.kind != ShipKind.DROPSHIP:
+                errors["docked_on"] = "Only DropShips dock on a carrier's collars."
+            else:
+                others = carrier.docked.exclude(pk=self.pk).count()
+                if others >= carrier.dropship_capacity:
+                    errors["docked_on"] = (
+                        f"{carrier.name} carries at most {carrier.dropship_capacity} DropShip(s)."
+                    )
+        if self.star_system_id and self.star_system.campaign_id != self.campaign_id:
+            errors["star_system"] = "That star system belongs to another campaign."
+        if errors:
+            raise ValidationError(errors)
+
+
+class UnitKind(models.TextChoices):
+    BATTLEMECH = "battlemech", "BattleMech"
+    BATTLE_ARMOR = "battle_armor", "Battle armour"
+    VEHICLE = "vehicle", "Vehicle"
+    INFANTRY = "infantry", "Infantry"
+
+
+class EngineType(models.TextChoices):
+    FUSION = "fusion", "Fusion"
+    ICE = "ice", "Internal combustion (ICE)"
+
+
+class Unit(CampaignObject):
+    kind = models.CharField(max_length=16, choices=UnitKind.choices)
+    tonnage = models.PositiveIntegerField(default=0)
+    armor_factor = models.PositiveIntegerField(default=0)
+    jump_mp = models.PositiveSmallIntegerField("jump MP", default=0)
+    piloting = models.PositiveSmallIntegerField(default=5)
+    gunnery = models.PositiveSmallIntegerField(default=4)
+    engine_type = models.CharField(max_length=8, choices=EngineType.choices, default=EngineType.FUSION)
+    engine_hits = models.PositiveSmallIntegerField(default=0)
+    heat = models.PositiveIntegerField(default=0)
+    fuel_points = models.PositiveIntegerField("fuel points in space", default=0)
+    landed_on = models.ForeignKey(
+        Ship, null=True, blank=True, on_delete=models.SET_NULL, related_name="boarders"
+    )
+    landed_location = models.CharField(max_length=40, blank=True, help_text="Where on the ship it landed.")
+    shared = models.BooleanField("shared with players", default=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="units"
+    )
+
+    class Meta(CampaignObject.Meta):
+        constraints = [
+            _between("engine_hits", 0, 3, "unit_engine_hits_0_3"),
+            _between("piloting", 0, 8, "unit_piloting_0_8"),
+            _between("gunnery", 0, 8, "unit_gunnery_0_8"),
+            models.CheckConstraint(condition=Q(kind__in=[k.value for k in UnitKind]), name="unit_kind_valid"),
+        ]
+
+    def clean(self) -> None:
+        if self.landed_on_id and self.landed_on.campaign_id != self.campaign_id:
+            raise ValidationError({"landed_on": "That ship belongs to another campaign."})
+        if self.engine_hits > 3:
+            raise ValidationError({"engine_hits": "A unit takes at most 3 engine hits."})
+
+
+class CharacterRole(models.TextChoices):
+    AEROSPACE_PILOT = "aerospace_pilot", "Aerospace pilot"
+    CREW = "crew", "Crew"
+    PASSENGER = "passenger", "Passenger"
+    MECHWARRIOR = "mechwarrior", "MechWarrior"
+
+
+class Character(CampaignObject):
+    role = models.CharField(max_length=16, choices=CharacterRole.choices)
+    bld = models.PositiveSmallIntegerField("BLD", default=5)
+    ref = models.PositiveSmallIntegerField("REF", default=5)
+    piloting = models.PositiveSmallIntegerField(default=5, help_text="Skill target number")
+    gunnery = models.PositiveSmallIntegerField(default=5, help_text="Skill target number")
+    navigation = models.PositiveSmallIntegerField(default=8, help_text="Skill target number")
+    leadership = models.PositiveSmallIntegerField(default=8, help_text="Skill target number")
+    g_suit = models.BooleanField("G-suit", default=False)
+    unconscious_until = models.DateTimeField(null=True, blank=True)
+    ship = models.ForeignKey(
+        Ship, null=True, blank=True, on_delete=models.SET_NULL, related_name="characters"
+    )
+    unit = models.ForeignKey(
+        Unit, null=True, blank=True, on_delete=models.SET_NULL, related_name="characters"
+    )
+
+    class Meta(CampaignObject.Meta):
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ship__isnull=True) | Q(unit__isnull=True), name="character_on_ship_or_unit"
+            ),
+            _between("bld", 1, 12, "character_bld_1_12"),
+            _between("ref", 1, 12, "character_ref_1_12"),
+            models.CheckConstraint(
+                condition=Q(role__in=[r.value for r in CharacterRole]), name="character_role_valid"
+            ),
+        ]
+
+    @classmethod
+    def player_visible(cls) -> Q:
+        return Q(ship__shared=True) | Q(unit__shared=True)
+
+    def clean(self) -> None:
+        if self.ship_id and self.unit_id:
+            raise ValidationError("A character is assigned to a ship or a unit, not both.")
+        for field in ("ship", "unit"):
+            target = getattr(self, field)
+            if target is not None and target.campaign_id != self.campaign_id:
+                raise ValidationError({field: "That belongs to another campaign."})

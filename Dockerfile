@@ -1,0 +1,13 @@
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+COPY pyproject.toml ./
+COPY referee ./referee
+COPY rules ./rules
+COPY templates ./templates
+COPY static ./static
+COPY manage.py ./
+RUN pip install --no-cache-dir . && DEBUG=false SECRET_KEY=collectstatic DATABASE_URL=postgres://x/x \
+    python manage.py collectstatic --no-input
+USER nobody
+EXPOSE 8000

@@ -1,0 +1,132 @@
+"""Campaign pages: list, create, dashboard (GM) or status (player), invites, joining."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from referee.fleet.forms import KINDS
+from referee.fleet.models import Character, Ship, StarSystem, Unit
+
+from . import services
+from .access import campaign_for_gm, campaign_for_member
+from .forms import CampaignForm
+from .models import Campaign, Invite, Membership
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            user = form.save()
+            login(request, user)
+            return redirect(request.GET.get("next") or "campaigns:list")
+        return render(request, "registration/signup.html", {"form": form}, status=422)
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    form = CampaignForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            campaign = services.campaign_create(
+                name=form.cleaned_data["name"],
+                year=form.cleaned_data["year"],
+                turn_length_s=form.cleaned_data["turn_length_s"],
+                creator=request.user,
+            )
+            messages.success(request, f"Campaign {campaign.name} created: you are its GM.")
+            return redirect("campaigns:detail", code=campaign.code)
+        status = 422
+    memberships = Membership.objects.filter(user=request.user).select_related("campaign")
+    return render(request, "campaigns/list.html", {"memberships": memberships, "form": form}, status=status)
+
+
+def dashboard_context(campaign: Campaign) -> dict:
+    ships = Ship.objects.in_campaign(campaign).select_related("star_system", "docked_on", "owner")
+    return {
+        "campaign": campaign,
+        "kinds": KINDS,
+        "ships": ships,
+        "units": Unit.objects.in_campaign(campaign).select_related("landed_on", "owner"),
+        "characters": Character.objects.in_campaign(campaign).select_related("ship", "unit"),
+        "systems": StarSystem.objects.in_campaign(campaign),
+        "invites": campaign.invites.filter(revoked_at__isnull=True),
+        "members": campaign.memberships.select_related("user"),
+    }
+
+
+def player_context(campaign: Campaign) -> dict:
+    return {
+        "campaign": campaign,
+        "ships": Ship.objects.in_campaign(campaign).visible_to("player").select_related("star_system"),
+        "units": Unit.objects.in_campaign(campaign).visible_to("player").select_related("landed_on"),
+    }
+
+
+@require_GET
+def campaign_detail(request: HttpRequest, code) -> HttpResponse:
+    campaign, role = campaign_for_member(request, code)
+    if role == "gm":
+        return render(request, "campaigns/dashboard.html", dashboard_context(campaign))
+    return render(request, "campaigns/player.html", player_context(campaign))
+
+
+@require_POST
+def invite_create(request: HttpRequest, code) -> HttpResponse:
+    campaign = campaign_for_gm(request, code)
+    services.invite_create(campaign=campaign, created_by=request.user)
+    return _invites_panel(request, campaign)
+
+
+@require_POST
+def invite_revoke(request: HttpRequest, code, token) -> HttpResponse:
+    campaign = campaign_for_gm(request, code)
+    invite = get_object_or_404(Invite, campaign=campaign, token=token)
+    services.invite_revoke(invite=invite)
+    return _invites_panel(request, campaign)
+
+
+def _invites_panel(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    if request.htmx:
+        return render(request, "campaigns/dashboard.html#invites-panel", dashboard_context(campaign))
+    return redirect("campaigns:detail", code=campaign.code)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, token) -> HttpResponse:
+    invite = get_object_or_404(Invite.objects.select_related("campaign"), token=token)
+    if invite.revoked_at is not None:
+        return render(request, "campaigns/join.html", {"invite": invite, "revoked": True}, status=410)
+    if request.method == "POST":
+        services.invite_accept(invite=invite, user=request.user)
+        messages.success(request, f"You joined {invite.campaign.name}.")
+        return redirect("campaigns:detail", code=invite.campaign.code)
+    return render(request, "campaigns/join.html", {"invite": invite})
+
+
+@require_POST
+def member_remove(request: HttpRequest, code, membership_id: int) -> HttpResponse:
+    campaign = campaign_for_gm(request, code)
+    membership = get_object_or_404(Membership, campaign=campaign, pk=membership_id)
+    try:
+        services.membership_remove(membership=membership)
+    except services.MembershipError as e:
+        if request.htmx:
+            context = {**dashboard_context(campaign), "members_error": str(e)}
+            return render(request, "campaigns/dashboard.html#members-panel", context, status=409)
+        messages.error(request, str(e))
+        return redirect("campaigns:detail", code=campaign.code)
+    if request.htmx:
+        return render(request, "campaigns/dashboard.html#members-panel", dashboard_context(campaign))
+    return redirect("campaigns:detail", code=campaign.code)

@@ -1,0 +1,76 @@
+"""Create, edit and delete what a campaign keeps: one set of views for every kind.
+
+The forms are HTMX partials of the dashboard: a valid form swaps in the refreshed
+list panel; an invalid one comes back (422) with field errors and what was typed.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import reswap, retarget, trigger_client_event
+
+from referee.campaigns.access import campaign_for_gm
+from referee.campaigns.views import dashboard_context
+
+from .forms import KINDS, Kind
+
+
+def _kind(slug: str) -> Kind:
+    try:
+        return KINDS[slug]
+    except KeyError:
+        raise Http404("No such kind of record") from None
+
+
+def _panel(request: HttpRequest, campaign, kind: Kind) -> HttpResponse:
+    if not request.htmx:
+        return redirect("campaigns:detail", code=campaign.code)
+    response = render(request, f"campaigns/dashboard.html#{kind.slug}-panel", dashboard_context(campaign))
+    return trigger_client_event(response, "campaign-changed")
+
+
+def _form_page(request, campaign, kind: Kind, form, obj=None, status=200) -> HttpResponse:
+    context = {"campaign": campaign, "kind": kind, "form": form, "object": obj}
+    if not request.htmx:
+        return render(request, "fleet/form.html", context, status=status)
+    response = render(request, "fleet/form.html#form", context, status=status)
+    # The form (with its errors) replaces itself, wherever the request aimed.
+    return reswap(retarget(response, "#form-slot"), "outerHTML")
+
+
+@require_http_methods(["GET", "POST"])
+def object_create(request: HttpRequest, code, kind: str) -> HttpResponse:
+    campaign = campaign_for_gm(request, code)
+    spec = _kind(kind)
+    form = spec.form(request.POST or None, campaign=campaign)
+    if request.method == "POST":
+        if form.is_valid():
+            form.save()
+            return _panel(request, campaign, spec)
+        return _form_page(request, campaign, spec, form, status=422)
+    return _form_page(request, campaign, spec, form)
+
+
+@require_http_methods(["GET", "POST"])
+def object_edit(request: HttpRequest, code, kind: str, obj_code) -> HttpResponse:
+    campaign = campaign_for_gm(request, code)
+    spec = _kind(kind)
+    obj = get_object_or_404(spec.model.objects.in_campaign(campaign), code=obj_code)
+    form = spec.form(request.POST or None, instance=obj, campaign=campaign)
+    if request.method == "POST":
+        if form.is_valid():
+            form.save()
+            return _panel(request, campaign, spec)
+        return _form_page(request, campaign, spec, form, obj, status=422)
+    return _form_page(request, campaign, spec, form, obj)
+
+
+@require_POST
+def object_delete(request: HttpRequest, code, kind: str, obj_code) -> HttpResponse:
+    campaign = campaign_for_gm(request, code)
+    spec = _kind(kind)
+    obj = get_object_or_404(spec.model.objects.in_campaign(campaign), code=obj_code)
+    obj.delete()
+    return _panel(request, campaign, spec)
