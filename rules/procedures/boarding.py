@@ -119,7 +119,7 @@ def _landing_summary(r: dict, inp) -> str:
     ship = tables.TARGET_TEXT[inp.target_kind]
     head = f"Landing on the {ship}: Control Roll {r['roll']} vs TN {r['tn']} ({_landing_tn_text(inp)})"
     if r["outcome"] == "clean":
-        verdict = "success, the unit lands"
+        verdict = "success, the unit lands cleanly"
     else:
         verdict = f"failed by {r['mof']}: {tables.OUTCOME_TEXT[r['outcome']]}"
     line = f"{head}: {verdict}"
@@ -237,7 +237,7 @@ def _attack_summary(r: dict, inp) -> str:
     box = "box" if r["boxes"] == 1 else "boxes"
     return (
         f"Attack on the {target} from the {where} by {units} (automatic hit, weapon damage does not "
-        f"matter): cross off {r['boxes']} {target} critical {box}."
+        f"matter): cross off {r['boxes']} critical {box} for the {target}."
     )
 
 
@@ -341,16 +341,16 @@ def _damage_summary(r: dict, inp, reroll: frozenset) -> str:
     hits = []
     rolls = iter(r["location_rolls"])
     table = tables.FRONT_HIT_LOCATION if inp.hit_table is None else inp.hit_table
-    for loc in r["locations"]:
+    for n_box, loc in enumerate(r["locations"], start=1):
         shown = []
         for roll in rolls:
             got = table[roll]
             if got in reroll:
-                shown.append(f"{roll} {got} re-rolled")
+                shown.append(f"roll {roll} {got}, re-rolled")
                 continue
             crit = ", through-armour critical check" if roll == tables.CRIT_CHECK_ROLL else ""
-            shown.append(f"{roll} {loc} +10{crit}")
+            shown.append(f"roll {roll} {loc} +10{crit}")
             break
-        hits.append(" -> ".join(shown))
+        hits.append(f"box {n_box}: " + " -> ".join(shown))
     totals = ", ".join(f"{loc} {pts}" for loc, pts in r["damage"].items())
     return f"{boxes} = {n * tables.DAMAGE_PER_BOX} BattleTech damage, Front column: {'; '.join(hits)}. Totals: {totals}."

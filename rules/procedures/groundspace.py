@@ -113,6 +113,14 @@ def _is_srm(weapon_type: str) -> bool:
     return weapon_type.strip().upper().startswith(tables.BA_SRM_PREFIX)
 
 
+def _ff_text(w: dict, source, mech: bool) -> str:
+    if w["fire_factor"] is None:
+        return ""
+    if not mech and _is_srm(source.type):
+        return f" FF {w['fire_factor']:g} (75% of {source.bs_fire_factor:g}, limited ammunition)"
+    return f" FF {w['fire_factor']:g}"
+
+
 def _convert_summary(r: dict, inp) -> str:
     mech = inp.unit_kind == "mech"
     if mech:
@@ -136,8 +144,8 @@ def _convert_summary(r: dict, inp) -> str:
         listed = ", ".join(
             f"{tables.ARC_TEXT[w['arc']]} {w['type']}"
             + (f" x{w['mounts']}" if w["mounts"] != 1 else "")
-            + (f" FF {w['fire_factor']:g}" if w["fire_factor"] is not None else "")
-            for w in r["weapons"]
+            + _ff_text(w, inp_w, mech)
+            for w, inp_w in zip(r["weapons"], [x for x in inp.weapons if not x.melee], strict=True)
         )
         parts.append(f"weapons: {listed}")
         missing = [w["type"] for w in r["weapons"] if w["fire_factor"] is None]
@@ -236,6 +244,8 @@ def _thrust_summary(r: dict, inp) -> str:
         parts.append(
             f"{who} launches with the mother vessel's vector: heading {r['heading']}, velocity {r['velocity']}"
         )
+    if parts:
+        who = "it"
     if inp.tp == 0:
         parts.append(f"{who} spends no thrust: no Control Roll; fuel stays {r['fuel_after']}")
     else:
