@@ -138,7 +138,26 @@ errors:
     title="Ramming: accidental collision of an Out-of-Control craft",
     reference=f"{SEED_B}, Accidental Collisions",
     bounds={"velocity": (0, None), "fighters_in_unit": (1, None), "fighter_hits": (0, None)},
-    example={"mover": "dropship", "occupant": "warship", "entry_hexside": "fore_right"},
+    example={
+        "mover": "fighter_unit",
+        "occupant": "dropship",
+        "velocity": 4,
+        "fighters_in_unit": 6,
+        "fighter_hits_table": {
+            "2": 1,
+            "3": 1,
+            "4": 1,
+            "5": 2,
+            "6": 2,
+            "7": 3,
+            "8": 3,
+            "9": 4,
+            "10": 4,
+            "11": 5,
+            "12": 6,
+        },
+        "entry_hexside": "fore_right",
+    },
 )
 def accidental(inp, dice) -> Resolution:
     _check_fighter_table(inp.fighter_hits_table)
@@ -272,7 +291,14 @@ errors:
     title="Ramming: deliberate ramming attack",
     reference=f"{SEED_B}, Deliberate Attacks; Ramming Attacks Table",
     bounds={"velocity": (0, None), "fighters_in_unit": (1, None), "fighter_hits": (0, None)},
-    example={"target_type": "dropship", "target_can_accelerate": False, "gm_waive": True},
+    example={
+        "target_type": "dropship",
+        "target_can_accelerate": False,
+        "attacker": "fighter_unit",
+        "velocity": 5,
+        "fighters_in_unit": 6,
+        "fighter_hits": 3,
+    },
 )
 def deliberate(inp, dice) -> Resolution:
     if inp.leadership_mode and inp.leadership_skill_tn is None:

@@ -258,12 +258,24 @@ def test_accidental_bad_dice():
 
 
 def test_accidental_odds_for_the_example_sum_to_one():
-    proc = rules.get("ram.accidental")
+    proc = rules.get("ram.accidental")  # fighter unit into a DropShip, GM Fighter Hits column
     dist = rules.odds("ram.accidental", proc.example)
     assert dist == _probabilities((2 @ H(6)).ge(10))
     assert sum(dist.values()) == 1
-    destroyed = rules.odds("ram.accidental", proc.example, key="both_destroyed")
-    assert destroyed[True] == Fraction(1, 6) * Fraction(5, 6)
+    table = proc.example["fighter_hits_table"]
+    damage = rules.odds("ram.accidental", proc.example, key="target_damage")
+    expected = {0: Fraction(5, 6)}
+    for roll, count in (2 @ H(6)).items():
+        hits = min(table[str(roll)], proc.example["fighters_in_unit"])
+        value = hits * proc.example["velocity"]
+        expected[value] = expected.get(value, 0) + Fraction(1, 6) * Fraction(count, 36)
+    assert damage == expected
+
+
+def test_accidental_large_ship_odds_chain_the_collision_damage():
+    inputs = {"mover": "dropship", "occupant": "warship"}
+    destroyed = rules.odds("ram.accidental", inputs, key="both_destroyed")
+    assert destroyed == {True: Fraction(1, 6) * Fraction(5, 6), False: 1 - Fraction(1, 6) * Fraction(5, 6)}
 
 
 def test_accidental_fighter_odds_match_dyce():
@@ -463,24 +475,36 @@ def test_deliberate_bad_dice():
 
 
 def test_deliberate_odds_example_sum_to_one_and_match_dyce():
-    proc = rules.get("ram.deliberate")
+    proc = rules.get("ram.deliberate")  # fighter unit rams a DropShip that cannot accelerate (TN 6)
     dist = rules.odds("ram.deliberate", proc.example)
     assert sum(dist.values()) == 1
-    assert dist == _probabilities((2 @ H(6)).ge(6))  # DropShip that cannot accelerate, crew roll waived
-
-
-def test_deliberate_odds_with_the_crew_roll_match_dyce():
-    dist = rules.odds("ram.deliberate", {"target_type": "warship"})
     convinced = _probabilities((2 @ H(6)).ge(11))[True]
-    hits = _probabilities((2 @ H(6)).ge(7))[True]
+    hits = _probabilities((2 @ H(6)).ge(6))[True]
     assert dist == {True: convinced * hits, False: 1 - convinced * hits}
-    destroyed = rules.odds("ram.deliberate", {"target_type": "warship"}, key="both_destroyed")
-    assert destroyed[True] == convinced * hits * Fraction(5, 6)
+    assert rules.odds("ram.deliberate", proc.example, key="target_damage") == {
+        15: convinced * hits,
+        0: 1 - convinced * hits,
+    }
+
+
+def test_deliberate_leadership_odds_match_dyce():
+    inputs = {
+        "target_type": "station",
+        "attacker": "fighter_unit",
+        "fighter_hits": 1,
+        "leadership_mode": True,
+        "leadership_skill_tn": 4,
+    }
+    dist = rules.odds("ram.deliberate", inputs, key="allowed")
+    assert dist == _probabilities((2 @ H(6)).ge(8))
+    hit = rules.odds("ram.deliberate", inputs)[True]
+    assert hit == _probabilities((2 @ H(6)).ge(8))[True] * _probabilities((2 @ H(6)).ge(5))[True]
 
 
 def test_deliberate_monte_carlo_agrees_with_the_exact_odds():
     inputs = {"target_type": "dropship", "gm_waive": True}
     exact = rules.odds("ram.deliberate", inputs, key="glancing")[True]
+    assert exact == Fraction(15, 36) * Fraction(1, 6)
     runs = 4000
     glancing = sum(
         rules.resolve("ram.deliberate", inputs, dice=rules.SeededDice(seed)).result["glancing"]
