@@ -36,5 +36,5 @@ NAMES = {
     "warship": "WarShip",
     "station": "station",
     "fighter_unit": "fighter unit",
-    "large": "large ship",
+    "large": "ramming ship",
 }
