@@ -1,11 +1,12 @@
-"""Jump drives (Seed B, section 10 of the catalogue)."""
+"""Jump drives (Seed B, section 10 of the catalogue, and 12.7 Basic Jump Procedure)."""
 
 from __future__ import annotations
 
+from rules.errors import InputError
 from rules.registry import SEED_B, Resolution, add_effect, procedure, set_effect
 from rules.tables import jump as tables
 
-from ._common import lookup_band, table_entry
+from ._common import lookup_band, success, table_entry
 
 
 @procedure(
@@ -43,11 +44,13 @@ effects:
   - {"target": "ship", "field": "charged_from_reactor", "op": "set", "value": false}   [jump_proceeds]
 errors:
   - InputError(hours_since_last_jump): negative
+notes:
+  - micro_fractures that bring kf_integrity to 0 abort this jump and keep the charge [A21]; helium_seal aborts and loses the charge; drive_failure aborts and loses the charge unless toggled; catastrophic = misjump, the jump proceeds.
 """,
     title="Jump: drive-system malfunction roll",
     reference=f"{SEED_B}, Drive-System Malfunctions; Malfunction Roll Modifiers Table; "
     "Drive-System Malfunctions Table",
-    bounds={"hours_since_last_jump": (0, None), "kf_integrity": (0, None), "kf_integrity_max": (0, None)},
+    bounds={"hours_since_last_jump": (0, None), "kf_integrity": (0, None), "kf_integrity_max": (1, None)},
     units={"hours_since_last_jump": "h"},
     example={
         "hours_since_last_jump": 5,
@@ -57,25 +60,33 @@ errors:
     },
 )
 def malfunction(inp, dice) -> Resolution:
+    kf = inp.kf_integrity
+    if kf == 0:
+        # Table footnote: "A vessel may not jump if its Drive Integrity falls to 0."
+        raise InputError("kf_integrity", "is 0: a ship whose K-F drive integrity is 0 may not jump")
+    if kf is not None and inp.kf_integrity_max is not None and kf > inp.kf_integrity_max:
+        raise InputError(
+            "kf_integrity",
+            f"({kf}) cannot be above the undamaged value kf_integrity_max ({inp.kf_integrity_max})",
+        )
     hours = inp.hours_since_last_jump
-    modifier = (0 if hours is None else lookup_band(tables.TIME_BANDS, hours)) + (
-        tables.REACTOR_CHARGE_MODIFIER if inp.charged_from_reactor else 0
-    )
+    band = 0 if hours is None else lookup_band(tables.TIME_BANDS, hours)
+    modifier = band + (tables.REACTOR_CHARGE_MODIFIER if inp.charged_from_reactor else 0)
     malfunction_total = dice.total("malfunction", 2)
     mishap = malfunction_total + modifier >= tables.MISHAP_AT
     effect = "none"
-    effect_total = failed_roll = failed_result = None
+    effect_dice = effect_d6 = effect_total = failed_roll = failed_result = None
     jump_proceeds: bool | None = True
     charge_lost = helium = False
-    kf_after = inp.kf_integrity
+    kf_after = kf
     if mishap:
         effect_dice = dice.total("effect", 2)
-        if effect_dice == 12:
-            effect_dice = 11 + dice.total("effect_d6", 1)
-        effect_total = effect_dice + modifier
+        # [A20] only a natural 12 on the Effect Roll becomes 11 + 1D6.
+        effect_d6 = dice.total("effect_d6", 1) if effect_dice == 12 else None
+        effect_total = (effect_dice if effect_d6 is None else 11 + effect_d6) + modifier
         effect = lookup_band(tables.EFFECT_BANDS, effect_total)
         if effect == "micro_fractures":
-            kf_after = None if inp.kf_integrity is None else max(0, inp.kf_integrity - 1)
+            kf_after = None if kf is None else kf - 1
             # [A21] integrity reaching 0 aborts this jump; the charge is kept.
             jump_proceeds = kf_after != 0
         elif effect == "helium_seal":
@@ -88,7 +99,7 @@ def malfunction(inp, dice) -> Resolution:
                 failed_roll = dice.total("failed_jump", 2)
                 failed_result = table_entry(inp.failed_jump_table, failed_roll, "failed_jump_table")
     effects = []
-    if effect == "micro_fractures" and inp.kf_integrity is not None:
+    if effect == "micro_fractures":
         effects.append(add_effect("ship", "kf_integrity", -1))
     if charge_lost or jump_proceeds:
         effects.append(set_effect("ship", "drive_charged", False))
@@ -110,23 +121,373 @@ def malfunction(inp, dice) -> Resolution:
         "failed_jump_roll": failed_roll,
         "failed_jump_result": failed_result,
     }
-    return Resolution(result, _malfunction_summary(result, inp), effects)
+    return Resolution(result, _malfunction_summary(result, inp, band, effect_dice, effect_d6), effects)
 
 
-def _malfunction_summary(r: dict, inp) -> str:
-    roll = f"Malfunction roll {r['malfunction_total']}{r['modifier']:+d}"
+def _malfunction_summary(r: dict, inp, band: int, effect_dice, effect_d6) -> str:
+    """E.g. "Malfunction roll 9 +5 (last jump 5 h ago, within 1-6 h +3; reactor-charged +2)
+    = 14, 12+ is a mishap. Effect roll 8 +5 = 13 (row 12-13): ... Jump ABORTED; ..."."""
+    parts = []
+    if band:
+        parts.append(f"last jump {inp.hours_since_last_jump:g} h ago, {tables.TIME_BAND_TEXT[band]} +{band}")
+    if inp.charged_from_reactor:
+        parts.append(f"reactor-charged +{tables.REACTOR_CHARGE_MODIFIER}")
+    why = f" ({'; '.join(parts)})" if parts else ""
+    total = r["malfunction_total"] + r["modifier"]
+    roll = f"Malfunction roll {r['malfunction_total']} {r['modifier']:+d}{why} = {total}"
     if not r["mishap"]:
-        return f"{roll}: no mishap; the jump goes ahead."
-    text = tables.EFFECT_TEXT[r["effect"]]
-    line = f"{roll}: mishap; effect {r['effect_total']}: {text}"
-    if r["effect"] == "micro_fractures" and inp.kf_integrity is not None:
-        line += f"; K-F integrity {inp.kf_integrity} -> {r['kf_integrity_after']}"
-    if r["effect"] == "failed_jump_table":
-        if r["failed_jump_result"] is None:
-            return line + "; the GM decides the outcome on the Failed Jump Table (BattleSpace p. 46)."
-        return line + f"; Failed Jump Table {r['failed_jump_roll']}: {r['failed_jump_result']}."
-    if r["jump_proceeds"]:
-        return line + "; the jump goes ahead."
-    return line + (
-        "; the jump is aborted, charge lost." if r["charge_lost"] else "; the jump is aborted, charge kept."
+        return f"{roll}: under 12, no mishap. The jump goes ahead; the drive is discharged."
+    if effect_d6 is None:
+        dice_text = f"{effect_dice}"
+    else:
+        dice_text = f"natural 12 -> 11 + {effect_d6} = {11 + effect_d6}"
+    effect = r["effect"]
+    line = (
+        f"{roll}: 12+, MISHAP. Effect roll {dice_text} {r['modifier']:+d} = {r['effect_total']} "
+        f"(row {tables.EFFECT_ROW[effect]}): {tables.EFFECT_TEXT[effect]}."
     )
+    kf = inp.kf_integrity
+    if effect == "micro_fractures":
+        if kf is None:
+            return line + (
+                " Reduce K-F integrity by 1; the jump goes ahead unless that brings it to 0, "
+                "in which case the jump is aborted and the charge kept."
+            )
+        if r["kf_integrity_after"] == 0:
+            return line + (
+                f" K-F integrity {kf} -> 0: the ship may not jump, so this jump is ABORTED; "
+                "the drive keeps its charge."
+            )
+        return line + f" K-F integrity {kf} -> {r['kf_integrity_after']}; the jump goes ahead."
+    if effect == "failed_jump_table":
+        if r["failed_jump_result"] is None:
+            return line + (
+                " The GM decides the outcome on the Failed Jump Table (BattleSpace p. 46), "
+                "which is not entered."
+            )
+        return line + f" Failed Jump Table roll {r['failed_jump_roll']}: {r['failed_jump_result']}."
+    if r["jump_proceeds"]:
+        return line + ("" if effect == "catastrophic" else " The jump goes ahead.")
+    if r["charge_lost"]:
+        return line + " The jump is ABORTED and the drive charge is lost."
+    return line + " The jump is ABORTED; the drive keeps its charge (GM option)."
+
+
+@procedure(
+    """
+procedure: jump.nonstandard_plot
+inputs:
+  navigation_tn: int                         # MechWarrior Companion Navigation target number
+  location: str enum {none|deep_space|planet_with_moon} = "none"   # none = not leaving a gravity well
+  distance_reading: str enum {multiply|subtract} = "multiply"   # [A7]
+dice:
+  - navigation: 2D6 vs navigation_tn + 4
+  - plot_time: 2D6 (× 30 min, spent on success or failure)
+  - distance: 3D6  [location != "none"]
+result:
+  success: bool                              # headline
+  tn: int                                    # navigation_tn + 4
+  roll: int
+  mos: int|null                              # roll − tn on success
+  plot_minutes: int
+  distance_km: int|null                      # multiply: 3D6 × 3000000 (deep) / × 300000 (moon); subtract: (3D6 − 3) × 1000000 / × 100000
+effects:
+  - {"target": "ship", "field": "plot", "op": "set", "value": {"mos": "<mos>", "valid_for_time": "fixed beforehand"}}   [success]
+errors: none
+""",
+    title="Jump: plot a non-standard jump point",
+    reference=f"{SEED_B}, Non-Standard Jump Points, Step 1: Plotting the Point",
+    # Leaving a gravity well adds the 3D6 distance: about 25,000 dice paths, 0.7 s of exact odds.
+    example={"navigation_tn": 5},
+)
+def nonstandard_plot(inp, dice) -> Resolution:
+    tn = inp.navigation_tn + tables.PLOT_TN_MODIFIER
+    roll = dice.total("navigation", 2)
+    plot_pips = dice.total("plot_time", 2)
+    plot_minutes = plot_pips * tables.PLOT_MINUTES_PER_PIP
+    distance_km = distance_pips = None
+    if inp.location != "none":
+        # C.9: the distance is rolled whether or not the plot succeeded.
+        distance_pips = dice.total("distance", 3)
+        offset, km = tables.PLOT_DISTANCE[inp.location, inp.distance_reading]
+        distance_km = (distance_pips - offset) * km
+    ok = success(roll, tn)
+    mos = roll - tn if ok else None
+    effects = []
+    if ok:
+        effects.append(set_effect("ship", "plot", {"mos": mos, "valid_for_time": "fixed beforehand"}))
+    result = {
+        "success": ok,
+        "tn": tn,
+        "roll": roll,
+        "mos": mos,
+        "plot_minutes": plot_minutes,
+        "distance_km": distance_km,
+    }
+    nav = f"Navigation roll {roll} vs TN {tn} ({inp.navigation_tn} + {tables.PLOT_TN_MODIFIER})"
+    if ok:
+        text = (
+            f"{nav}: plotted, margin of success {mos} (helps on arrival); the point is valid only for "
+            "the jump time fixed beforehand."
+        )
+    else:
+        text = f"{nav}: failed, no usable point{' (TN above 12: impossible)' if tn > 12 else ''}."
+    text += f" Plotting took {plot_pips} x 30 = {plot_minutes} min."
+    if distance_km is not None:
+        offset, km = tables.PLOT_DISTANCE[inp.location, inp.distance_reading]
+        formula = f"{distance_pips} x {km:,}" if not offset else f"({distance_pips} - {offset}) x {km:,}"
+        text += (
+            f" Leaving the gravity well {tables.PLOT_LOCATION_TEXT[inp.location]}: the point is "
+            f"{formula} = {distance_km:,} km away (transit time: BattleSpace System Transit)."
+        )
+    return Resolution(result, text, effects)
+
+
+@procedure(
+    """
+procedure: jump.nonstandard_arrival
+inputs:
+  navigation_tn: int
+  plot_mos: int = 0                          # helps: tn = navigation_tn − plot_mos [A35]
+  kf_integrity: int
+  ships: list[object{id: str, facings: list[str]}] = [{"id": "jumpship", "facings": ["nose", "fore_left", "fore_right", "aft_left", "aft_right", "aft"]}]   # the JumpShip then each carried DropShip
+dice:
+  - navigation: 2D6
+  - facing[i]: kD6  [failure; k = mof; each facing of each ship, in input order] [A35]
+result:
+  success: bool                              # headline
+  tn: int
+  roll: int
+  mof: int|null
+  kf_integrity_after: int                    # kf_integrity − mof
+  destroyed: bool                            # kf_integrity_after ≤ 0
+  facing_damage: list[object{ship: str, facing: str, boxes: int}]
+effects:
+  - {"target": "ship", "field": "kf_integrity", "op": "add", "value": "-<mof>"}   [failure]
+  - {"target": "ship", "field": "armor.<facing>", "op": "add", "value": "-<boxes>"}   [failure, per facing]
+  - {"target": "ship", "field": "destroyed", "op": "set", "value": true}   [destroyed]
+errors: none
+""",
+    title="Jump: arrival at a non-standard jump point",
+    reference=f"{SEED_B}, Non-Standard Jump Points, Step 3: Arrival",
+    bounds={"plot_mos": (0, None), "kf_integrity": (1, None)},
+    # A scout's two facings keep the exact odds quick; the default six facings
+    # make a failure branch enumerate tens of thousands of dice paths.
+    example={
+        "navigation_tn": 6,
+        "plot_mos": 2,
+        "kf_integrity": 2,
+        "ships": [{"id": "jumpship", "facings": ["nose", "aft"]}],
+    },
+)
+def nonstandard_arrival(inp, dice) -> Resolution:
+    _check_ships(inp.ships)
+    tn = inp.navigation_tn - inp.plot_mos
+    roll = dice.total("navigation", 2)
+    ok = success(roll, tn)
+    mof = None if ok else tn - roll
+    damage = []
+    if not ok:
+        for ship in inp.ships:
+            for facing in ship.facings:
+                boxes = dice.total(f"facing[{len(damage)}]", mof)
+                damage.append({"ship": ship.id, "facing": facing, "boxes": boxes})
+    kf_after = inp.kf_integrity - (mof or 0)
+    destroyed = kf_after <= 0
+    effects = []
+    if not ok:
+        effects.append(add_effect("ship", "kf_integrity", -mof))
+        jumpship = inp.ships[0].id
+        for d in damage:
+            # The JumpShip's own armour, or that of a DropShip it carries (dropships_carried[]).
+            path = f"armor.{d['facing']}"
+            if d["ship"] != jumpship:
+                path = f"dropships_carried.{d['ship']}.{path}"
+            effects.append(add_effect("ship", path, -d["boxes"]))
+    if destroyed:
+        effects.append(set_effect("ship", "destroyed", True))
+    result = {
+        "success": ok,
+        "tn": tn,
+        "roll": roll,
+        "mof": mof,
+        "kf_integrity_after": kf_after,
+        "destroyed": destroyed,
+        "facing_damage": damage,
+    }
+    nav = f"Arrival navigation roll {roll} vs TN {tn} ({inp.navigation_tn} - plot MoS {inp.plot_mos})"
+    if ok:
+        return Resolution(result, f"{nav}: clean jump, no damage.", effects)
+    per_ship = "; ".join(
+        f"{ship.id} " + ", ".join(f"{d['facing']} {d['boxes']}" for d in damage if d["ship"] == ship.id)
+        for ship in inp.ships
+    )
+    text = (
+        f"{nav}: failed by {mof}. K-F integrity {inp.kf_integrity} -> {kf_after}"
+        + (": the K-F drive and the ship are DESTROYED." if destroyed else ".")
+        + f" Damage boxes ({mof}D6 per facing): {per_ship}."
+    )
+    return Resolution(result, text, effects)
+
+
+def _check_ships(ships) -> None:
+    if not ships:
+        raise InputError("ships", "must list at least the JumpShip")
+    seen = set()
+    for ship in ships:
+        if ship.id in seen:
+            raise InputError("ships", f"ship id {ship.id!r} appears twice")
+        seen.add(ship.id)
+        if not ship.facings:
+            raise InputError("ships", f"ship {ship.id!r} has no armour facings")
+        if len(set(ship.facings)) != len(ship.facings):
+            raise InputError("ships", f"ship {ship.id!r} lists a facing twice")
+
+
+@procedure(
+    """
+procedure: jump.double_jump_interval
+inputs:
+  ly_first_jump: float
+  dropship_factor: int
+  field_collapse_s: float|null = null        # GM override [A37]
+  lf_battery_charged: bool = true
+dice: none
+result:
+  min_interval_s: float                      # headline; max(30, field_collapse_s)
+  field_collapse_s: float                    # default ly × max(1, dropship_factor) / 2
+  malfunction_modifier: int                  # 4 (second jump within the hour)
+effects:
+  - {"target": "ship", "field": "lf_battery_charged", "op": "set", "value": false}
+errors:
+  - InputError(lf_battery_charged): false
+""",
+    title="Jump: double jump (lithium-fusion battery) interval",
+    reference=f"{SEED_B}, Double Jumping",
+    bounds={
+        "ly_first_jump": (0, tables.MAX_JUMP_LY),
+        "dropship_factor": (0, None),
+        "field_collapse_s": (0, None),
+    },
+    units={"ly_first_jump": "LY", "field_collapse_s": "s"},
+    example={"ly_first_jump": 30, "dropship_factor": 25},
+)
+def double_jump_interval(inp, dice) -> Resolution:
+    if not inp.lf_battery_charged:
+        raise InputError(
+            "lf_battery_charged", "is false: a second jump needs a charged lithium-fusion battery"
+        )
+    if inp.field_collapse_s is None:
+        # [A37] the IR jump-duration formula: ly x max(1, DropShips) / 2 seconds.
+        collapse = inp.ly_first_jump * max(1, inp.dropship_factor) / 2
+        why = f"{inp.ly_first_jump:g} LY x {max(1, inp.dropship_factor)} DropShips / 2"
+    else:
+        collapse, why = inp.field_collapse_s, "GM value"
+    interval = max(tables.DOUBLE_JUMP_MIN_S, collapse)
+    result = {
+        "min_interval_s": interval,
+        "field_collapse_s": collapse,
+        "malfunction_modifier": tables.DOUBLE_JUMP_MALFUNCTION_MODIFIER,
+    }
+    text = (
+        f"Second jump no sooner than {_duration(interval)} after the first "
+        f"(K-F field collapse {_duration(collapse)} [{why}]; navigation sensors need "
+        f"{tables.DOUBLE_JUMP_MIN_S} s). The lithium-fusion battery is used up, and the second jump's "
+        f"malfunction roll gets +{tables.DOUBLE_JUMP_MALFUNCTION_MODIFIER}."
+    )
+    return Resolution(result, text, [set_effect("ship", "lf_battery_charged", False)])
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:g} s"
+    minutes, rest = divmod(seconds, 60)
+    return f"{seconds:g} s ({int(minutes)} min {rest:g} s)" if rest else f"{seconds:g} s ({int(minutes)} min)"
+
+
+@procedure(
+    """
+procedure: jump.field_interference
+inputs:
+  jumpship_distances_m: list[float] = []     # other JumpShips near the jumping ship
+  controller_ok: bool = true
+  override: bool = false
+dice: none
+result:
+  outcome: str enum {jump|abort|misjump}     # headline
+  charge_lost: bool                          # abort loses the charge
+  interfering: int                           # JumpShips within 1000 m
+effects:
+  - {"target": "ship", "field": "drive_charged", "op": "set", "value": false}   [abort]
+errors: none
+notes:
+  - misjump = heavy damage, most ships lost; resolved by the GM / Failed Jump Table [A17]. JumpShips can't carry disabled jump-capable vessels.
+""",
+    title="Jump: other JumpShips inside the K-F field",
+    reference=f"{SEED_B}, Objects Within a K-F Field",
+    bounds={"jumpship_distances_m": (0, None)},
+    units={"jumpship_distances_m": "m"},
+    example={"jumpship_distances_m": [800, 4000], "controller_ok": True},
+)
+def field_interference(inp, dice) -> Resolution:
+    interfering = sum(1 for d in inp.jumpship_distances_m if d <= tables.KF_FIELD_RADIUS_M)
+    if not interfering:
+        outcome = "jump"
+    elif inp.controller_ok and not inp.override:
+        outcome = "abort"
+    else:
+        outcome = "misjump"
+    charge_lost = outcome == "abort"
+    effects = [set_effect("ship", "drive_charged", False)] if charge_lost else []
+    result = {"outcome": outcome, "charge_lost": charge_lost, "interfering": interfering}
+    within = (
+        f"{interfering} other JumpShip{'s' if interfering != 1 else ''} within {tables.KF_FIELD_RADIUS_M:,} m"
+    )
+    if outcome == "jump":
+        text = f"No other JumpShip within {tables.KF_FIELD_RADIUS_M:,} m: the K-F field is clear, the jump goes ahead."
+    elif outcome == "abort":
+        text = f"{within}: the drive controller aborts the jump automatically; the drive charge is lost, both ships are safe."
+    else:
+        why = "the crew overrides the controller" if inp.override else "the drive controller is not working"
+        text = (
+            f"{within} and {why}: the ship MISJUMPS with extensive damage (most such ships are lost); "
+            "the GM resolves it (Failed Jump Table, BattleSpace p. 46)."
+        )
+    return Resolution(result, text, effects)
+
+
+@procedure(
+    """
+procedure: jump.basic_constants
+inputs: none
+dice: none
+result:
+  max_jump_ly: int                           # headline; 30
+  field_expands_after_ready_s: int           # 10
+  sensor_blind_s: int                        # 30
+  arrival_accuracy_m: int                    # 5000
+  military_arrival_accuracy_m: int           # 500
+  kf_field_radius_m: int                     # 1000
+effects: none
+errors: none
+""",
+    title="Jump: basic jump procedure constants",
+    reference=f"{SEED_B}, Basic Jump Procedure",
+    example={},
+)
+def basic_constants(inp, dice) -> Resolution:
+    result = {
+        "max_jump_ly": tables.MAX_JUMP_LY,
+        "field_expands_after_ready_s": tables.FIELD_EXPANDS_AFTER_READY_S,
+        "sensor_blind_s": tables.SENSOR_BLIND_S,
+        "arrival_accuracy_m": tables.ARRIVAL_ACCURACY_M,
+        "military_arrival_accuracy_m": tables.MILITARY_ARRIVAL_ACCURACY_M,
+        "kf_field_radius_m": tables.KF_FIELD_RADIUS_M,
+    }
+    text = (
+        f"Jumps reach up to {tables.MAX_JUMP_LY} LY; the K-F field expands "
+        f"{tables.FIELD_EXPANDS_AFTER_READY_S} s after ready status and reaches {tables.KF_FIELD_RADIUS_M:,} m; "
+        f"sensors are blind for about {tables.SENSOR_BLIND_S} s after arrival; ships arrive within "
+        f"{tables.ARRIVAL_ACCURACY_M:,} m ({tables.MILITARY_ARRIVAL_ACCURACY_M} m for modern military ships)."
+    )
+    return Resolution(result, text)
