@@ -24,41 +24,54 @@ MAX_PATHS = 1_000_000
 
 
 @functools.lru_cache(maxsize=256)
-def _group_options(count: int, sides: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+def _group_options(count: int, sides: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    """Every sorted multiset of ``count`` dice of ``sides`` sides: (values, num, den)."""
     total = sides**count
     options = []
     for combo in itertools.combinations_with_replacement(range(1, sides + 1), count):
         arrangements = math.factorial(count)
         for v in set(combo):
             arrangements //= math.factorial(combo.count(v))
-        options.append((combo, Fraction(arrangements, total)))
+        options.append((combo, arrangements, total))
     return tuple(options)
 
 
+@functools.lru_cache(maxsize=1024)
+def _accepted_options(count: int, sides: int, mask: tuple[bool, ...]):
+    """The accepted values of a re-rolled group, with their conditional weights."""
+    kept = [o for o, keep in zip(_group_options(count, sides), mask, strict=True) if keep]
+    norm = sum(num for _, num, _ in kept)
+    return tuple((values, num, norm) for values, num, _ in kept)
+
+
 class _EnumeratingDice(Dice):
-    """Follows ``prefix`` (an option index per draw), choosing option 0 past its end."""
+    """Follows ``prefix`` (an option index per draw), choosing option 0 past its end.
+
+    A path's weight is kept as an integer fraction ``num/den`` (products of ints are
+    far cheaper than of Fractions); it is reduced once, when the odds are summed."""
 
     def __init__(self, prefix: list[int]) -> None:
         super().__init__()
         self.prefix = prefix
         self.chosen: list[int] = []
         self.widths: list[int] = []
-        self.weight = Fraction(1)
+        self.num = 1
+        self.den = 1
 
     def _draw(self, label, count, sides, accept):
         options = _group_options(count, sides)
         if accept is not None:
-            options = tuple(o for o in options if accept(o[0]))
-            if not options:
+            mask = tuple(accept(values) for values, _, _ in options)
+            if not any(mask):
                 raise OddsError(f"the {label} roll can never be accepted")
-            norm = sum(w for _, w in options)
-            options = tuple((v, w / norm) for v, w in options)
+            options = _accepted_options(count, sides, mask)
         i = len(self.chosen)
         index = self.prefix[i] if i < len(self.prefix) else 0
         self.chosen.append(index)
         self.widths.append(len(options))
-        values, weight = options[index]
-        self.weight *= weight
+        values, num, den = options[index]
+        self.num *= num
+        self.den *= den
         return values
 
 
@@ -78,17 +91,18 @@ def odds(procedure_id: str, inputs: Mapping[str, Any] | None = None, key: str | 
     if key not in proc.result_keys:
         raise InputError("key", f"{procedure_id} has no result {key!r}")
     _, frozen = proc.normalise(inputs)
-    dist: dict[Hashable, Fraction] = {}
+    # (value, denominator) -> summed numerators; reduced to Fractions at the end.
+    sums: dict[tuple[Hashable, int], int] = {}
     prefix: list[int] = []
     paths = 0
-    covered = Fraction(0)
+    covered = 0.0
     while True:
         dice = _EnumeratingDice(prefix)
         resolution = proc.func(frozen, dice)
         value = hashable(proc.check_result(resolution.result)[key])
-        dist[value] = dist.get(value, Fraction(0)) + dice.weight
+        sums[value, dice.den] = sums.get((value, dice.den), 0) + dice.num
         paths += 1
-        covered += dice.weight
+        covered += dice.num / dice.den
         if paths % 20_000 == 0 and paths / covered > MAX_PATHS:
             raise OddsError(_too_many(procedure_id, int(paths / covered)))
         if paths > MAX_PATHS:
@@ -99,7 +113,11 @@ def odds(procedure_id: str, inputs: Mapping[str, Any] | None = None, key: str | 
                 prefix = [*dice.chosen[:depth], dice.chosen[depth] + 1]
                 break
         else:
-            return dist
+            break
+    dist: dict[Hashable, Fraction] = {}
+    for (value, den), num in sums.items():
+        dist[value] = dist.get(value, Fraction(0)) + Fraction(num, den)
+    return dist
 
 
 def _too_many(procedure_id: str, paths: int) -> str:

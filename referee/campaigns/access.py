@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 
 from .models import Campaign, Membership, Role
 
@@ -29,3 +32,39 @@ def campaign_for_gm(request: HttpRequest, code) -> Campaign:
     if membership.role != Role.GM:
         raise PermissionDenied("Only the campaign's GM can do that.")
     return membership.campaign
+
+
+def _allowed(request: HttpRequest, methods: tuple[str, ...]) -> HttpResponseNotAllowed | None:
+    if request.method in methods or (request.method == "HEAD" and "GET" in methods):
+        return None
+    return HttpResponseNotAllowed(methods)
+
+
+def member_view(*methods: str) -> Callable:
+    """A campaign page for its members: the view gets ``(request, campaign, role, ...)``.
+
+    Access is checked before the method, so an outsider learns nothing (404)."""
+
+    def decorate(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapper(request: HttpRequest, code, *args, **kwargs) -> HttpResponse:
+            campaign, role = campaign_for_member(request, code)
+            return _allowed(request, methods) or view(request, campaign, role, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def gm_view(*methods: str) -> Callable:
+    """A campaign action for its GMs: the view gets ``(request, campaign, ...)``."""
+
+    def decorate(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapper(request: HttpRequest, code, *args, **kwargs) -> HttpResponse:
+            campaign = campaign_for_gm(request, code)
+            return _allowed(request, methods) or view(request, campaign, *args, **kwargs)
+
+        return wrapper
+
+    return decorate

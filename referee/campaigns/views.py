@@ -8,13 +8,13 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from referee.fleet.forms import KINDS
 from referee.fleet.models import Character, Ship, StarSystem, Unit
 
 from . import services
-from .access import campaign_for_gm, campaign_for_member
+from .access import gm_view, member_view
 from .forms import CampaignForm
 from .models import Campaign, Invite, Membership
 
@@ -73,24 +73,21 @@ def player_context(campaign: Campaign) -> dict:
     }
 
 
-@require_GET
-def campaign_detail(request: HttpRequest, code) -> HttpResponse:
-    campaign, role = campaign_for_member(request, code)
+@member_view("GET")
+def campaign_detail(request: HttpRequest, campaign: Campaign, role: str) -> HttpResponse:
     if role == "gm":
         return render(request, "campaigns/dashboard.html", dashboard_context(campaign))
     return render(request, "campaigns/player.html", player_context(campaign))
 
 
-@require_POST
-def invite_create(request: HttpRequest, code) -> HttpResponse:
-    campaign = campaign_for_gm(request, code)
+@gm_view("POST")
+def invite_create(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     services.invite_create(campaign=campaign, created_by=request.user)
     return _invites_panel(request, campaign)
 
 
-@require_POST
-def invite_revoke(request: HttpRequest, code, token) -> HttpResponse:
-    campaign = campaign_for_gm(request, code)
+@gm_view("POST")
+def invite_revoke(request: HttpRequest, campaign: Campaign, token) -> HttpResponse:
     invite = get_object_or_404(Invite, campaign=campaign, token=token)
     services.invite_revoke(invite=invite)
     return _invites_panel(request, campaign)
@@ -115,9 +112,8 @@ def join(request: HttpRequest, token) -> HttpResponse:
     return render(request, "campaigns/join.html", {"invite": invite})
 
 
-@require_POST
-def member_remove(request: HttpRequest, code, membership_id: int) -> HttpResponse:
-    campaign = campaign_for_gm(request, code)
+@gm_view("POST")
+def member_remove(request: HttpRequest, campaign: Campaign, membership_id: int) -> HttpResponse:
     membership = get_object_or_404(Membership, campaign=campaign, pk=membership_id)
     try:
         services.membership_remove(membership=membership)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget, trigger_client_event
 
-from referee.campaigns.access import campaign_for_gm
+from referee.campaigns.access import gm_view
+from referee.campaigns.models import Campaign
 from referee.campaigns.views import dashboard_context
 
 from .forms import KINDS, Kind
@@ -40,9 +40,8 @@ def _form_page(request, campaign, kind: Kind, form, obj=None, status=200) -> Htt
     return reswap(retarget(response, "#form-slot"), "outerHTML")
 
 
-@require_http_methods(["GET", "POST"])
-def object_create(request: HttpRequest, code, kind: str) -> HttpResponse:
-    campaign = campaign_for_gm(request, code)
+@gm_view("GET", "POST")
+def object_create(request: HttpRequest, campaign: Campaign, kind: str) -> HttpResponse:
     spec = _kind(kind)
     form = spec.form(request.POST or None, campaign=campaign)
     if request.method == "POST":
@@ -53,9 +52,8 @@ def object_create(request: HttpRequest, code, kind: str) -> HttpResponse:
     return _form_page(request, campaign, spec, form)
 
 
-@require_http_methods(["GET", "POST"])
-def object_edit(request: HttpRequest, code, kind: str, obj_code) -> HttpResponse:
-    campaign = campaign_for_gm(request, code)
+@gm_view("GET", "POST")
+def object_edit(request: HttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
     spec = _kind(kind)
     obj = get_object_or_404(spec.model.objects.in_campaign(campaign), code=obj_code)
     form = spec.form(request.POST or None, instance=obj, campaign=campaign)
@@ -67,9 +65,8 @@ def object_edit(request: HttpRequest, code, kind: str, obj_code) -> HttpResponse
     return _form_page(request, campaign, spec, form, obj)
 
 
-@require_POST
-def object_delete(request: HttpRequest, code, kind: str, obj_code) -> HttpResponse:
-    campaign = campaign_for_gm(request, code)
+@gm_view("POST")
+def object_delete(request: HttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
     spec = _kind(kind)
     obj = get_object_or_404(spec.model.objects.in_campaign(campaign), code=obj_code)
     obj.delete()
