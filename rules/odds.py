@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import random
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -21,6 +22,19 @@ from .errors import InputError, OddsError
 from .registry import get
 
 MAX_PATHS = 1_000_000
+PROBES = 200
+
+
+def estimate_paths(proc, frozen, probes: int = PROBES, seed: int = 0) -> float:
+    """Knuth's estimator of the number of dice paths: the mean, over random descents,
+    of the product of the branch widths met on the way (unbiased for the leaf count)."""
+    rng = random.Random(seed)
+    total = 0
+    for _ in range(probes):
+        dice = _EnumeratingDice([], rng)
+        proc.func(frozen, dice)
+        total += math.prod(dice.widths)
+    return total / probes
 
 
 @functools.lru_cache(maxsize=256)
@@ -50,9 +64,10 @@ class _EnumeratingDice(Dice):
     A path's weight is kept as an integer fraction ``num/den`` (products of ints are
     far cheaper than of Fractions); it is reduced once, when the odds are summed."""
 
-    def __init__(self, prefix: list[int]) -> None:
+    def __init__(self, prefix: list[int], rng: random.Random | None = None) -> None:
         super().__init__()
         self.prefix = prefix
+        self.rng = rng
         self.chosen: list[int] = []
         self.widths: list[int] = []
         self.num = 1
@@ -66,7 +81,10 @@ class _EnumeratingDice(Dice):
                 raise OddsError(f"the {label} roll can never be accepted")
             options = _accepted_options(count, sides, mask)
         i = len(self.chosen)
-        index = self.prefix[i] if i < len(self.prefix) else 0
+        if self.rng is not None:
+            index = self.rng.randrange(len(options))
+        else:
+            index = self.prefix[i] if i < len(self.prefix) else 0
         self.chosen.append(index)
         self.widths.append(len(options))
         values, num, den = options[index]
@@ -92,20 +110,20 @@ def odds(procedure_id: str, inputs: Mapping[str, Any] | None = None, key: str | 
         raise InputError("key", f"{procedure_id} has no result {key!r}")
     _, frozen = proc.normalise(inputs)
     # (value, denominator) -> summed numerators; reduced to Fractions at the end.
+    estimate = estimate_paths(proc, frozen)
+    if estimate > MAX_PATHS:
+        raise OddsError(_too_many(procedure_id, int(estimate)))
+    # (value, denominator) -> summed numerators; reduced to Fractions at the end.
     sums: dict[tuple[Hashable, int], int] = {}
     prefix: list[int] = []
     paths = 0
-    covered = 0.0
     while True:
         dice = _EnumeratingDice(prefix)
         resolution = proc.func(frozen, dice)
         value = hashable(proc.check_result(resolution.result)[key])
         sums[value, dice.den] = sums.get((value, dice.den), 0) + dice.num
         paths += 1
-        covered += dice.num / dice.den
-        if paths % 20_000 == 0 and paths / covered > MAX_PATHS:
-            raise OddsError(_too_many(procedure_id, int(paths / covered)))
-        if paths > MAX_PATHS:
+        if paths > 3 * MAX_PATHS:  # the estimate was far off: stop rather than run on
             raise OddsError(_too_many(procedure_id, paths))
         # Odometer: advance the deepest draw that has options left.
         for depth in range(len(dice.chosen) - 1, -1, -1):
