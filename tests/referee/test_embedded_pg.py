@@ -60,7 +60,9 @@ def test_a_sigkilled_run_neither_blocks_the_next_start_nor_orphans_the_server(da
 
     # The next run starts (reusing or restarting the server) and can query it.
     second = start_holder(datadir)
-    with psycopg.connect(host=str(embedded_pg.socket_dir(datadir)), user="postgres", dbname="referee") as conn:
+    with psycopg.connect(
+        host=str(embedded_pg.socket_dir(datadir)), user="postgres", dbname="referee"
+    ) as conn:
         assert conn.execute("SELECT 1").fetchone() == (1,)
     assert embedded_pg.live_owners(datadir) == [second.pid]
 

@@ -131,7 +131,9 @@ class TestEditAndDelete:
 
     def test_a_carrier_takes_no_more_dropships_than_its_capacity(self, cast):
         carrier = ShipFactory(campaign=cast.campaign, dropship_capacity=1)
-        ShipFactory(campaign=cast.campaign, kind="dropship", kf_integrity=0, kf_integrity_max=0, docked_on=carrier)
+        ShipFactory(
+            campaign=cast.campaign, kind="dropship", kf_integrity=0, kf_integrity_max=0, docked_on=carrier
+        )
         url = reverse("campaigns:object-create", args=[cast.campaign.code, "ships"])
         data = form_data("ships", name="Extra", kf_integrity=0, kf_integrity_max=0)
         data["kind"] = "dropship"
