@@ -131,7 +131,11 @@ class RationalType(Type):
         if isinstance(value, str):
             p, q = value.split("/")
             return Fraction(int(p), int(q))
-        return Fraction(value)
+        if isinstance(value, int):
+            return Fraction(value)
+        # The decimal the caller wrote: 0.2 is 1/5, not the binary float just above it,
+        # so 0.2 and "1/5" compare equal (e.g. a move-cost tie in booby_trap.pursuit_target).
+        return Fraction(repr(value))
 
 
 class NullType(Type):
