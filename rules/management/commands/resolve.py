@@ -29,6 +29,8 @@ def parse_dice(text: str) -> list[int]:
 
 class Command(BaseCommand):
     help = "Resolve one rules procedure: prints the outcome as JSON or text."
+    # A pure-engine command: the web app's model checks have nothing to say about it.
+    requires_system_checks = []
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("procedure_id", nargs="?", help="e.g. jump.malfunction")
@@ -78,6 +80,7 @@ class Command(BaseCommand):
             if not sep:
                 raise rules.InputError(name or "input", f"--input {item!r} needs the form name=value")
             inputs[name] = parse_input_value(value)
-        rules.get(opts["procedure_id"])  # an unknown id is reported before anything else
+        proc = rules.get(opts["procedure_id"])  # an unknown id is reported before anything else
+        proc.normalise(inputs)  # C.2: a bad input is reported even when --dice is also bad
         dice = None if opts["dice"] is None else parse_dice(opts["dice"])
         return rules.resolve(opts["procedure_id"], inputs, dice)
