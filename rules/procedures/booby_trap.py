@@ -43,7 +43,9 @@ def _speed_from_year(year: int) -> int:
 def _check_chart_rules(chart: Mapping[int, Any], field: str) -> None:
     """IR107.32 and [A15] on a chart already in its frozen shape (int keys 2..12, records)."""
     for roll in range(2, 13):
-        name = chart[roll].weapon.lower()
+        name = chart[roll].weapon.strip().lower()
+        if not name:
+            raise InputError(field, f"entry {roll}: the weapon needs a name")
         for word, what in tables.FORBIDDEN_WEAPON_WORDS:
             if word in name:
                 raise InputError(
