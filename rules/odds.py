@@ -13,6 +13,7 @@ import functools
 import itertools
 import math
 import random
+import time
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -102,8 +103,17 @@ def hashable(value: Any) -> Hashable:
     return value
 
 
-def odds(procedure_id: str, inputs: Mapping[str, Any] | None = None, key: str | None = None) -> dict:
-    """Exact probability of every value of the headline result (or ``key``)."""
+def odds(
+    procedure_id: str,
+    inputs: Mapping[str, Any] | None = None,
+    key: str | None = None,
+    *,
+    time_limit: float | None = None,
+) -> dict:
+    """Exact probability of every value of the headline result (or ``key``).
+
+    ``time_limit`` (seconds) bounds the work, for callers that must answer quickly
+    (a web page); past it, ``OddsError`` says so instead of guessing."""
     proc = get(procedure_id)
     key = key or proc.headline
     if key not in proc.result_keys:
@@ -117,6 +127,7 @@ def odds(procedure_id: str, inputs: Mapping[str, Any] | None = None, key: str | 
     sums: dict[tuple[Hashable, int], int] = {}
     prefix: list[int] = []
     paths = 0
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     while True:
         dice = _EnumeratingDice(prefix)
         resolution = proc.func(frozen, dice)
@@ -125,6 +136,11 @@ def odds(procedure_id: str, inputs: Mapping[str, Any] | None = None, key: str | 
         paths += 1
         if paths > 3 * MAX_PATHS:  # the estimate was far off: stop rather than run on
             raise OddsError(_too_many(procedure_id, paths))
+        if deadline is not None and paths % 256 == 0 and time.monotonic() > deadline:
+            raise OddsError(
+                f"exact odds for {procedure_id} with these inputs take longer than {time_limit:g} s "
+                f"({paths:,} of about {int(estimate):,} dice paths done); roll it instead"
+            )
         # Odometer: advance the deepest draw that has options left.
         for depth in range(len(dice.chosen) - 1, -1, -1):
             if dice.chosen[depth] + 1 < dice.widths[depth]:

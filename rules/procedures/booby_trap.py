@@ -7,25 +7,12 @@ from typing import Any
 
 from rules.errors import InputError
 from rules.registry import SEED_A, Resolution, procedure, set_effect
-from rules.schema import ChartType, parse_contract
+from rules.schema import ChartType
 from rules.tables import booby_trap as tables
 
 from ._common import lookup_band
 
 _CHART = ChartType()
-
-_COLUMN_ENUM = "str enum {80|100|120|140|160|180|200|220+}"
-
-
-def _contract(text: str) -> str:
-    """The catalogue's contract block as printed. The core schema parser cannot yet read
-    enum choices that start with a digit (80 ... 220+); until it can, the ``column``
-    enum is registered as plain ``str`` (its values always come from tables.COLUMNS)."""
-    try:
-        parse_contract(text)
-    except SyntaxError:
-        return text.replace(_COLUMN_ENUM, "str")
-    return text
 
 
 def _column(speed: int) -> str:
@@ -154,7 +141,7 @@ def _dice_text(n: int) -> str:
 
 
 @procedure(
-    _contract("""
+    """
 procedure: booby_trap.speed_by_year
 inputs:
   year: int                                  # campaign year on the seed's scale, any integer [A51]
@@ -167,7 +154,7 @@ effects:
   - {"target": "booby_trap", "field": "speed", "op": "set", "value": "<speed>"}
   - {"target": "booby_trap", "field": "year_band", "op": "set", "value": "<year_band>"}
 errors: none
-"""),
+""",
     title="Booby trap: speed by year",
     reference=f"{SEED_A}, IR107.211 Speed",
     example={"year": 150},
@@ -191,7 +178,7 @@ def speed_by_year(inp, dice) -> Resolution:
 
 
 @procedure(
-    _contract("""
+    """
 procedure: booby_trap.scenario_speed_adjust
 inputs:
   speed: int                                 # 1..32, from booby_trap.speed_by_year
@@ -210,7 +197,7 @@ effects:
   - {"target": "booby_trap", "field": "year_band", "op": "set", "value": "<year_band>"}
 errors:
   - InputError(speed): speed outside 1..32
-"""),
+""",
     title="Booby trap: scenario speed adjustment",
     reference=f"{SEED_A}, IR107.212",
     bounds={"speed": (tables.MIN_SPEED, tables.MAX_SPEED)},
@@ -254,7 +241,7 @@ def _spaces(dice, speed: int) -> tuple[dict[str, int], dict[str, int], str]:
 
 
 @procedure(
-    _contract("""
+    """
 procedure: booby_trap.weapon_spaces
 inputs:
   speed: int                                 # 1..32 (after any scenario adjustment)
@@ -272,7 +259,7 @@ effects:
   - {"target": "booby_trap", "field": "spaces", "op": "set", "value": {"torp": "<torp>", "drone": "<drone>", "phaser": "<phaser>"}}
 errors:
   - InputError(speed): speed outside 1..32
-"""),
+""",
     title="Booby trap: weapon spaces",
     reference=f"{SEED_A}, IR107.31 Weapons",
     bounds={"speed": (tables.MIN_SPEED, tables.MAX_SPEED)},
@@ -353,7 +340,7 @@ def fill_weapons(inp, dice) -> Resolution:
 
 
 @procedure(
-    _contract("""
+    """
 procedure: booby_trap.generate
 inputs:
   year: int
@@ -388,7 +375,7 @@ errors:
   - InputError(torp_chart|drone_chart|phaser_chart): as booby_trap.fill_weapons
 notes:
   - Every weapon fires at its most favourable loading at maximum rate each turn (IR107.331/.341); that is play guidance, not computed here.
-"""),
+""",
     title="Booby trap: generate a new booby trap",
     reference=f"{SEED_A}, IR107.211 Speed; IR107.212; IR107.31 Weapons; IR107.32; IR107.332; 2nd IR107.342",
     example={"year": 150, "mode": "campaign", "fill_weapons": False},
