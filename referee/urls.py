@@ -9,5 +9,6 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", campaign_views.signup, name="signup"),
     path("admin/", admin.site.urls),
+    path("", include("referee.play.urls")),
     path("", include("referee.campaigns.urls")),
 ]

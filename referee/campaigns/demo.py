@@ -76,6 +76,8 @@ def demo_campaign_load() -> tuple[Campaign, bool]:
         heat_sinks=119,
         star_system=terra,
         position="zenith jump point",
+        x_au=0,
+        y_au=0,
         shared=True,
         owner=player,
     )
@@ -92,6 +94,8 @@ def demo_campaign_load() -> tuple[Campaign, bool]:
         fuel_points=80,
         star_system=terra,
         position="3 AU from the zenith jump point",
+        x_au=3,
+        y_au=0,
         shared=True,
         owner=player,
     )

@@ -44,6 +44,9 @@ class Campaign(models.Model):
     turn_length_s = models.PositiveIntegerField(
         "turn length (seconds)", default=60, help_text="Game time one turn takes."
     )
+    state_version = models.PositiveBigIntegerField(
+        default=0, editable=False, help_text="Bumped by the database on every change players could see."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from referee.fleet.forms import KINDS
@@ -51,14 +52,39 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     return render(request, "campaigns/list.html", {"memberships": memberships, "form": form}, status=status)
 
 
+def _with_actions(campaign: Campaign, objects) -> list:
+    """Each object with the procedures it can start (``obj.actions``: label, url)."""
+    from referee.play import bindings
+
+    objects = list(objects)
+    for obj in objects:
+        obj.actions = [
+            (
+                b.label,
+                reverse("play:procedure", args=[campaign.code, b.procedure_id])
+                + f"?{b.roles[0].name}={obj.code}",
+            )
+            for b in bindings.for_object(obj)
+        ]
+    return objects
+
+
 def dashboard_context(campaign: Campaign) -> dict:
+    from referee.play.views import log_page
+
     ships = Ship.objects.in_campaign(campaign).select_related("star_system", "docked_on", "owner")
     return {
         "campaign": campaign,
+        "role": "gm",
         "kinds": KINDS,
-        "ships": ships,
-        "units": Unit.objects.in_campaign(campaign).select_related("landed_on", "owner"),
-        "characters": Character.objects.in_campaign(campaign).select_related("ship", "unit"),
+        "ships": _with_actions(campaign, ships),
+        "units": _with_actions(
+            campaign, Unit.objects.in_campaign(campaign).select_related("landed_on", "owner")
+        ),
+        "characters": _with_actions(
+            campaign, Character.objects.in_campaign(campaign).select_related("ship", "unit")
+        ),
+        "page": log_page(campaign, "gm", 1),
         "systems": StarSystem.objects.in_campaign(campaign),
         "invites": campaign.invites.filter(revoked_at__isnull=True),
         "members": campaign.memberships.select_related("user"),
@@ -66,8 +92,12 @@ def dashboard_context(campaign: Campaign) -> dict:
 
 
 def player_context(campaign: Campaign) -> dict:
+    from referee.play.views import log_page
+
     return {
         "campaign": campaign,
+        "role": "player",
+        "page": log_page(campaign, "player", 1),
         "ships": Ship.objects.in_campaign(campaign).visible_to("player").select_related("star_system"),
         "units": Unit.objects.in_campaign(campaign).visible_to("player").select_related("landed_on"),
     }

@@ -61,6 +61,8 @@ class ShipForm(CampaignScopedForm):
             "passengers",
             "star_system",
             "position",
+            "x_au",
+            "y_au",
             "kf_integrity",
             "kf_integrity_max",
             "drive_charged",

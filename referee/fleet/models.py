@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import uuid
 
 from django.conf import settings
@@ -138,6 +139,10 @@ class Ship(CampaignObject):
         StarSystem, null=True, blank=True, on_delete=models.SET_NULL, related_name="ships"
     )
     position = models.CharField(max_length=120, blank=True, help_text="e.g. zenith jump point, hex 0412")
+    x_au = models.FloatField(
+        "x (AU)", null=True, blank=True, help_text="In-system position; pre-fills sensor distances."
+    )
+    y_au = models.FloatField("y (AU)", null=True, blank=True)
 
     shared = models.BooleanField("shared with players", default=False)
     owner = models.ForeignKey(
@@ -167,6 +172,14 @@ class Ship(CampaignObject):
             }
             for f in FACINGS
         ]
+
+    def distance_au(self, other: Ship) -> float | None:
+        """Straight-line distance to another ship in the same system, when both are placed."""
+        if self.star_system_id is None or self.star_system_id != other.star_system_id:
+            return None
+        if None in (self.x_au, self.y_au, other.x_au, other.y_au):
+            return None
+        return math.hypot(self.x_au - other.x_au, self.y_au - other.y_au)
 
     @property
     def can_jump(self) -> bool:

@@ -1,0 +1,30 @@
+"""G-forces on characters."""
+
+from __future__ import annotations
+
+from referee.fleet.models import Character
+
+from . import Binding, Context, Role, bind
+
+G_ROLES = ("aerospace_pilot", "crew", "passenger")
+
+
+def _g_prefill(ctx: Context) -> dict:
+    character = ctx.objects.get("character")
+    if character is None:
+        return {}
+    return {"g_suit": character.g_suit, "role": character.role if character.role in G_ROLES else "crew"}
+
+
+bind(
+    Binding(
+        "gforce.threshold",
+        roles=(
+            Role(
+                "character", Character, "Character", targets=("character",), kinds=G_ROLES, kind_field="role"
+            ),
+        ),
+        label="G-force check",
+        prefill=_g_prefill,
+    )
+)

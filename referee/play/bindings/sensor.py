@@ -1,0 +1,118 @@
+"""Sensors: detection rolls are made from a detector ship against a target ship.
+
+Rolls by a side the players do not see (a detector not shared with them) are
+GM-only by default, so the other side's sensor picture stays secret."""
+
+from __future__ import annotations
+
+from referee.fleet.models import Ship
+
+from . import Binding, Context, Role, bind
+
+AU_KM = 149_597_870.7
+LARGE_MILITARY = ("warship", "jumpship", "dropship", "station")
+CLASS_OF_KIND = {
+    "warship": "warship",
+    "jumpship": "jumpship",
+    "dropship": "dropship",
+    "station": "station",
+    "small_craft": "small_craft",
+    "fighter_squadron": "fighter",
+}
+
+DETECTOR = Role("detector", Ship, "Detector", targets=("ship",))
+TARGET = Role("target", Ship, "Target")
+
+
+def _hidden_side(ctx: Context) -> bool:
+    detector = ctx.objects.get("detector")
+    return detector is not None and not detector.shared
+
+
+def _pair(ctx: Context) -> tuple[Ship | None, Ship | None]:
+    return ctx.objects.get("detector"), ctx.objects.get("target")
+
+
+def _distance_au(ctx: Context) -> float | None:
+    detector, target = _pair(ctx)
+    if detector is None or target is None:
+        return None
+    distance = detector.distance_au(target)
+    return None if distance is None else round(distance, 4)
+
+
+def _distance_km(ctx: Context) -> float | None:
+    au = _distance_au(ctx)
+    return None if au is None else round(au * AU_KM)
+
+
+def _detector_fields(detector: Ship | None) -> dict:
+    if detector is None:
+        return {}
+    return {
+        "detector_large_military": detector.military and detector.kind in LARGE_MILITARY,
+        "detector_class": CLASS_OF_KIND.get(detector.kind),
+        "military": detector.military,
+        "radar_crit_boxes": detector.radar_crit_boxes,
+    }
+
+
+def _emergence_prefill(ctx: Context) -> dict:
+    detector, target = _pair(ctx)
+    values = {"distance_au": _distance_au(ctx), **_detector_fields(detector)}
+    if target is not None:
+        values.update(
+            kf_integrity_max=target.kf_integrity_max,
+            kf_integrity=target.kf_integrity,
+            dropship_factor=target.dropship_capacity,
+        )
+    return values
+
+
+def _km_prefill(ctx: Context) -> dict:
+    detector, _ = _pair(ctx)
+    return {"distance_km": _distance_km(ctx), "distance_au": _distance_au(ctx), **_detector_fields(detector)}
+
+
+for procedure_id, label, prefill in (
+    ("sensor.emergence_wave", "Detect emergence", _emergence_prefill),
+    ("sensor.active_radar", "Radar sweep", _km_prefill),
+    ("sensor.passive_intercept", "Passive intercept", _km_prefill),
+    ("sensor.drive_plume", "Spot drive plume", _km_prefill),
+    ("sensor.hpg_detection", "Detect HPG burst", _km_prefill),
+):
+    bind(
+        Binding(
+            procedure_id,
+            roles=(DETECTOR, TARGET),
+            label=label,
+            prefill=prefill,
+            secret=_hidden_side,
+        )
+    )
+
+
+def _ir_prefill(ctx: Context) -> dict:
+    ship = ctx.objects.get("ship")
+    if ship is None:
+        return {}
+    return {"dropship_factor": ship.dropship_capacity, "ship_kind": ship.kind}
+
+
+bind(
+    Binding(
+        "sensor.ir_signature",
+        roles=(Role("ship", Ship, "Arriving ship", targets=("ship",), kinds=("jumpship", "warship")),),
+        label="IR signature of a jump",
+        prefill=_ir_prefill,
+    )
+)
+
+bind(
+    Binding(
+        "sensor.neutrino",
+        roles=(Role("ship", Ship, "Detector", targets=("ship",)),),
+        label="Neutrino scan",
+        secret=lambda ctx: not ctx.objects["ship"].shared,
+    )
+)

@@ -1,0 +1,176 @@
+"""The one procedure form, built from the engine's input schema plus the binding's roles."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from typing import Any
+
+from django import forms
+
+import rules
+from referee.campaigns.models import Campaign
+
+from .bindings import Binding
+from .models import Visibility
+
+ACRONYMS = {
+    "kf": "K-F",
+    "tn": "TN",
+    "mp": "MP",
+    "psr": "PSR",
+    "au": "AU",
+    "km": "km",
+    "gm": "GM",
+    "hpg": "HPG",
+    "ir": "IR",
+    "lf": "L-F",
+    "ly": "LY",
+    "af": "AF",
+    "tp": "TP",
+    "bld": "BLD",
+    "ref": "REF",
+    "mos": "MoS",
+    "mof": "MoF",
+    "bt": "BT",
+    "bs": "BS",
+    "ice": "ICE",
+    "s": "s",
+    "pa": "Pa",
+    "t": "t",
+    "m": "m",
+}
+
+
+def label_for(name: str) -> str:
+    """``kf_integrity_max`` -> ``K-F integrity max``."""
+    words = [ACRONYMS.get(w, w) for w in name.split("_")]
+    first = words[0] if words[0] in ACRONYMS.values() else words[0].capitalize()
+    return " ".join([first, *words[1:]])
+
+
+class EngineJSONField(forms.JSONField):
+    """Lists, objects and GM tables, typed as JSON; an empty box means null/default."""
+
+    def prepare_value(self, value):
+        return "" if value is None else super().prepare_value(value)
+
+
+def input_field(spec) -> forms.Field:
+    """A form field for one engine input (type, range, default, choices, help)."""
+    kind = spec.type.kind
+    nullable = spec.type.nullable
+    common = {
+        "label": spec.label or label_for(spec.name),
+        "help_text": spec.help,
+        "required": spec.required and not nullable and kind != "bool",
+    }
+    if spec.unit:
+        common["label"] = f"{common['label']} ({spec.unit})"
+    if kind == "int":
+        return forms.IntegerField(min_value=spec.min, max_value=spec.max, **common)
+    if kind == "float":
+        return forms.FloatField(min_value=spec.min, max_value=spec.max, **common)
+    if kind == "bool" and not nullable:
+        return forms.BooleanField(**common)
+    if kind == "bool":
+        return forms.NullBooleanField(widget=forms.NullBooleanSelect, **common)
+    if kind == "enum":
+        choices = [(c, c.replace("_", " ")) for c in spec.type.describe()["choices"]]
+        if nullable or not spec.required:
+            choices = [("", "—"), *choices]
+        return forms.ChoiceField(choices=choices, **common)
+    if kind in ("str", "rational"):
+        return forms.CharField(**common)
+    return EngineJSONField(widget=forms.Textarea(attrs={"rows": 3}), **common)
+
+
+def parse_dice(text: str) -> list[int]:
+    tokens = [t for t in re.split(r"[\s,;]+", text.strip().strip("[]")) if t]
+    try:
+        return [int(t) for t in tokens]
+    except ValueError:
+        raise forms.ValidationError(
+            "Enter the dice as whole numbers separated by spaces or commas, e.g. 6 6 2 3."
+        ) from None
+
+
+class ProcedureForm(forms.Form):
+    """Roles (which ship, which target), extras, the engine's inputs, and how to roll."""
+
+    dice = forms.CharField(
+        required=False,
+        label="Dice rolled at the table",
+        help_text="For “Enter dice”: every die in the order the procedure rolls them, e.g. 6 6 2 3.",
+    )
+    visibility = forms.ChoiceField(choices=Visibility.choices, initial=Visibility.EVERYONE)
+
+    def __init__(self, *args, binding: Binding, campaign: Campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.binding = binding
+        self.procedure = binding.procedure
+        self.role_names = [r.name for r in binding.roles]
+        self.extra_names = [e.name for e in binding.extras]
+        fields = {}
+        for role in binding.roles:
+            fields[role.name] = forms.ModelChoiceField(
+                queryset=role.choices(campaign),
+                to_field_name="code",
+                label=role.label,
+                required=role.required,
+            )
+        for extra in binding.extras:
+            fields[extra.name] = forms.ModelChoiceField(
+                queryset=extra.model.objects.in_campaign(campaign),
+                to_field_name="code",
+                label=extra.label,
+                help_text=extra.help,
+                required=False,
+            )
+        self.input_names = []
+        for spec in self.procedure.contract.inputs:
+            fields[spec.name] = input_field(spec)
+            self.input_names.append(spec.name)
+        # Roles first, then the engine's inputs, then how to roll.
+        self.fields = {**fields, "dice": self.fields["dice"], "visibility": self.fields["visibility"]}
+
+    @property
+    def role_fields(self):
+        return [self[n] for n in self.role_names + self.extra_names]
+
+    @property
+    def input_fields(self):
+        return [self[n] for n in self.input_names]
+
+    def engine_inputs(self) -> dict[str, Any]:
+        """The cleaned inputs as the engine takes them; blanks fall back to its defaults."""
+        values = {}
+        for spec in self.procedure.contract.inputs:
+            value = self.cleaned_data.get(spec.name)
+            if value in (None, "") and spec.type.kind != "bool":
+                if spec.type.nullable:
+                    values[spec.name] = None
+                continue
+            if spec.type.kind == "rational" and isinstance(value, str):
+                with contextlib.suppress(ValueError):
+                    value = json.loads(value)
+            values[spec.name] = value
+        return values
+
+    def subjects(self) -> dict[str, str]:
+        return {n: self.cleaned_data[n].code for n in self.role_names if self.cleaned_data.get(n)}
+
+    def extras(self) -> dict[str, Any]:
+        return {n: self.cleaned_data.get(n) for n in self.extra_names}
+
+    def entered_dice(self) -> list[int]:
+        return parse_dice(self.cleaned_data.get("dice") or "")
+
+    def add_engine_error(self, error: Exception) -> None:
+        if isinstance(error, rules.InputError) and error.field in self.fields:
+            self.add_error(error.field, error.message)
+        elif isinstance(error, rules.DiceError):
+            self.add_error("dice", str(error))
+        else:
+            self.add_error(None, str(error))

@@ -1,0 +1,308 @@
+"""Writes of the play loop. Each is one transaction that locks the campaign row, so
+parallel resolutions on one campaign queue up: no lost update, no forked log chain."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+import rules
+from referee.campaigns.models import Campaign, Phase
+
+from . import bindings
+from .effects import ChangeRecorder, apply_effects, from_json, to_json
+from .models import GENESIS_HASH, LogEntry, Visibility, chain_hash
+
+PHASE_ORDER = [Phase.INITIATIVE, Phase.MOVEMENT, Phase.COMBAT, Phase.END]
+
+
+class PlayError(ValueError):
+    """A request the rules or the log cannot honour; the message is for the GM."""
+
+
+def _lock(campaign: Campaign) -> Campaign:
+    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+
+
+def log_append(
+    *,
+    campaign: Campaign,
+    procedure: str,
+    title: str,
+    summary: str,
+    actor=None,
+    inputs: dict | None = None,
+    rolls: list | None = None,
+    result: dict | None = None,
+    effects: list | None = None,
+    pending: list | None = None,
+    reference: str = "",
+    visibility: str = Visibility.EVERYONE,
+    reversal_of: LogEntry | None = None,
+) -> LogEntry:
+    """Append one entry to a campaign's chain. The caller holds the campaign row lock."""
+    last = LogEntry.objects.filter(campaign=campaign).order_by("-seq").only("seq", "hash").first()
+    entry = LogEntry(
+        campaign=campaign,
+        seq=(last.seq + 1) if last else 1,
+        turn=campaign.turn,
+        phase=campaign.phase,
+        game_time=campaign.clock,
+        procedure=procedure,
+        title=title,
+        inputs=inputs or {},
+        rolls=rolls or [],
+        result=result or {},
+        effects=effects or [],
+        pending=pending or [],
+        summary=summary,
+        reference=reference,
+        actor=actor,
+        actor_name=getattr(actor, "username", "") or "system",
+        visibility=visibility,
+        reversal_of=reversal_of,
+        created_at=timezone.now(),
+        prev_hash=last.hash if last else GENESIS_HASH,
+    )
+    entry.hash = chain_hash(entry.prev_hash, entry.hash_payload())
+    entry.save(force_insert=True)
+    return entry
+
+
+def _load_context(campaign: Campaign, binding: bindings.Binding, subjects: dict, extras: dict):
+    objects = {}
+    for role in binding.roles:
+        code = subjects.get(role.name)
+        if not code:
+            if role.required:
+                raise PlayError(f"Choose the {role.label.lower()}.")
+            continue
+        obj = role.choices(campaign).select_for_update().filter(code=code).first()
+        if obj is None:
+            raise PlayError(f"No such {role.label.lower()} in this campaign.")
+        objects[role.name] = obj
+    return bindings.Context(campaign=campaign, objects=objects, extras=extras)
+
+
+@transaction.atomic
+def procedure_resolve(
+    *,
+    campaign: Campaign,
+    procedure_id: str,
+    inputs: dict,
+    dice: Sequence[int] | None,
+    actor,
+    subjects: dict[str, Any] | None = None,
+    extras: dict[str, Any] | None = None,
+    visibility: str | None = None,
+) -> LogEntry:
+    """Resolve a procedure against campaign state, apply its effects and log it.
+
+    Raises rules.InputError / rules.DiceError / PlayError; nothing is written then."""
+    campaign = _lock(campaign)
+    binding = bindings.get(procedure_id)
+    ctx = _load_context(campaign, binding, subjects or {}, extras or {})
+    outcome = rules.resolve(procedure_id, inputs, None if dice is None else list(dice))
+    recorder = ChangeRecorder()
+    pending = apply_effects(list(outcome.effects), ctx.targets(binding), campaign.clock, recorder)
+    if binding.after:
+        binding.after(ctx, outcome, recorder)
+    try:
+        changes = recorder.save()
+    except ValidationError as e:
+        raise PlayError("; ".join(e.messages)) from None
+    if visibility is None:
+        visibility = Visibility.GM if binding.secret(ctx) else Visibility.EVERYONE
+    data = outcome.to_dict()
+    return log_append(
+        campaign=campaign,
+        procedure=outcome.procedure,
+        title=outcome.title,
+        summary=outcome.summary,
+        actor=actor,
+        inputs={**data["inputs"], **_subject_record(ctx)},
+        rolls=data["rolls"],
+        result=data["result"],
+        effects=changes,
+        pending=pending,
+        reference=outcome.reference,
+        visibility=visibility,
+    )
+
+
+def _subject_record(ctx: bindings.Context) -> dict:
+    """Which campaign objects the resolution was about, kept with its inputs."""
+    record = {f"@{name}": {"code": str(obj.code), "name": str(obj)} for name, obj in ctx.objects.items()}
+    for name, value in ctx.extras.items():
+        if value is not None:
+            record[f"@{name}"] = {"code": str(value.code), "name": str(value)}
+    return record
+
+
+def _field_changed_later(entry: LogEntry, change: dict) -> LogEntry | None:
+    later = (
+        LogEntry.objects.filter(campaign_id=entry.campaign_id, seq__gt=entry.seq, reversal_of__isnull=True)
+        .filter(reversed_by__isnull=True)
+        .filter(
+            effects__contains=[{"target": change["target"], "code": change["code"], "field": change["field"]}]
+        )
+        .order_by("seq")
+    )
+    return later.first()
+
+
+@transaction.atomic
+def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
+    """Undo: append a reversal restoring the recorded before-values."""
+    campaign = _lock(entry.campaign)
+    entry = LogEntry.objects.select_related("campaign").get(pk=entry.pk)
+    if entry.is_reversal:
+        raise PlayError(f"Entry #{entry.seq} is itself an undo; resolve the procedure again instead.")
+    if hasattr(entry, "reversed_by"):
+        raise PlayError(f"Entry #{entry.seq} was already undone by #{entry.reversed_by.seq}.")
+    if not entry.effects:
+        raise PlayError(f"Entry #{entry.seq} changed nothing in the campaign, so there is nothing to undo.")
+    recorder = ChangeRecorder()
+    for change in entry.effects:
+        model = _model_for(change["target"])
+        obj = model.objects.select_for_update().filter(code=change["code"]).first()
+        if obj is None:
+            raise PlayError(f"{change['name']} no longer exists, so #{entry.seq} cannot be undone.")
+        later = _field_changed_later(entry, change)
+        if later is not None:
+            raise PlayError(
+                f"Cannot undo #{entry.seq}: {change['name']}'s {change['label']} was changed again "
+                f"by #{later.seq} ({later.title}). Undo #{later.seq} first."
+            )
+        if to_json(obj, change["field"]) != change["after"]:
+            raise PlayError(
+                f"Cannot undo #{entry.seq}: {change['name']}'s {change['label']} has been edited since "
+                f"(now {to_json(obj, change['field'])}, the entry left {change['after']})."
+            )
+        recorder.set(obj, change["field"], from_json(obj, change["field"], change["before"]))
+    if any(c["target"] == "campaign" for c in entry.effects):
+        campaign.refresh_from_db()
+    changes = recorder.save()
+    restored = ", ".join(f"{c['name']} {c['label']} {c['before']} -> {c['after']}" for c in changes)
+    return log_append(
+        campaign=_lock(campaign),
+        procedure="log.undo",
+        title=f"Undo #{entry.seq}: {entry.title}",
+        summary=f"Undid #{entry.seq} ({entry.summary}); restored {restored}.",
+        actor=actor,
+        effects=changes,
+        visibility=entry.visibility if entry.secret else Visibility.EVERYONE,
+        reversal_of=entry,
+    )
+
+
+def _model_for(target: str):
+    from referee.fleet.models import Character, Ship, StarSystem, Unit
+
+    models = {
+        "ship": Ship,
+        "unit": Unit,
+        "character": Character,
+        "starsystem": StarSystem,
+        "campaign": Campaign,
+    }
+    try:
+        return models[target]
+    except KeyError:
+        raise PlayError(f"Unknown record type {target!r} in the log.") from None
+
+
+@transaction.atomic
+def log_entry_reveal(*, entry: LogEntry, actor) -> LogEntry:
+    """Show a GM-only entry to the players (the one change the log allows)."""
+    _lock(entry.campaign)
+    entry = LogEntry.objects.get(pk=entry.pk)
+    if entry.visibility != Visibility.GM:
+        raise PlayError(f"Entry #{entry.seq} is not secret.")
+    if entry.revealed_at is None:
+        LogEntry.objects.filter(pk=entry.pk).update(revealed_at=timezone.now())
+        entry.refresh_from_db()
+    return entry
+
+
+def _campaign_change(campaign: Campaign, recorder: ChangeRecorder, **values) -> None:
+    for attr, value in values.items():
+        recorder.set(campaign, attr, value)
+
+
+@transaction.atomic
+def campaign_phase_advance(*, campaign: Campaign, actor) -> list[LogEntry]:
+    """Next phase; after the End Phase a new turn starts and the clock moves one turn.
+
+    Entering the End Phase runs the End Phase procedures for the state the campaign holds."""
+    campaign = _lock(campaign)
+    index = PHASE_ORDER.index(Phase(campaign.phase))
+    recorder = ChangeRecorder()
+    if index + 1 < len(PHASE_ORDER):
+        new_phase = PHASE_ORDER[index + 1]
+        _campaign_change(campaign, recorder, phase=new_phase.value)
+        summary = f"Turn {campaign.turn}: {Phase(campaign.phase).label} begins."
+    else:
+        _campaign_change(
+            campaign,
+            recorder,
+            phase=PHASE_ORDER[0].value,
+            turn=campaign.turn + 1,
+            clock=campaign.clock + campaign.turn_length,
+        )
+        summary = f"Turn {campaign.turn} begins at {campaign.clock:%Y-%m-%d %H:%M:%S}."
+    changes = recorder.save()
+    entries = [
+        log_append(
+            campaign=campaign,
+            procedure="turn.advance",
+            title="Next phase",
+            summary=summary,
+            actor=actor,
+            effects=changes,
+        )
+    ]
+    if campaign.phase == Phase.END:
+        from .end_phase import end_phase_run
+
+        entries += end_phase_run(campaign=campaign, actor=actor)
+    return entries
+
+
+@transaction.atomic
+def campaign_clock_advance(*, campaign: Campaign, seconds: int, reason: str, actor) -> LogEntry:
+    """Move the in-game clock on (travel, recharging) without changing turn or phase."""
+    if seconds <= 0:
+        raise PlayError("Advance the clock by a positive amount of time.")
+    if seconds > 10 * 365 * 24 * 3600:
+        raise PlayError("Advance the clock by at most ten years at a time.")
+    campaign = _lock(campaign)
+    recorder = ChangeRecorder()
+    _campaign_change(campaign, recorder, clock=campaign.clock + timedelta(seconds=seconds))
+    changes = recorder.save()
+    text = _duration(seconds)
+    return log_append(
+        campaign=campaign,
+        procedure="clock.advance",
+        title="Clock advanced",
+        summary=f"Clock advanced {text}{f' ({reason})' if reason else ''}: now {campaign.clock:%Y-%m-%d %H:%M:%S}.",
+        actor=actor,
+        effects=changes,
+    )
+
+
+def _duration(seconds: int) -> str:
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [
+        f"{n} {unit}{'s' if n != 1 else ''}"
+        for n, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"), (secs, "second"))
+        if n
+    ]
+    return " ".join(parts) or "0 seconds"

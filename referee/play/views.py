@@ -1,0 +1,396 @@
+"""The GM's table: procedure forms with live odds, result cards, the turn log, turn controls."""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from fractions import Fraction
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.text import slugify
+from django_htmx.http import reswap, retarget, trigger_client_event
+
+import rules
+from referee.campaigns.access import gm_view, member_view
+from referee.campaigns.models import Campaign, Membership
+
+from . import bindings, exports, services
+from .forms import ProcedureForm
+from .models import LogEntry
+
+FAMILY_TITLES = {
+    "booby_trap": "Booby traps",
+    "terrain": "Terrain",
+    "weather": "Weather",
+    "heat": "Heat",
+    "fire": "Fire",
+    "shipboard": "Shipboard combat",
+    "cargo": "Cargo and supplies",
+    "lowtech": "Low-tech 'Mechs",
+    "vehicle": "Special vehicles",
+    "ram": "Ramming",
+    "sensor": "Sensors",
+    "groundspace": "Ground units in space",
+    "boarding": "Boarding actions",
+    "jump": "Jump drives",
+    "fighter": "Fighters",
+    "drive": "Drive charging",
+    "gforce": "G-forces",
+    "telemissile": "Tele-operated missiles",
+    "screen": "Screen launchers",
+    "yard": "Mobile yards",
+    "hpg": "Hyperpulse generators",
+}
+
+
+def _binding(procedure_id: str) -> bindings.Binding:
+    try:
+        return bindings.get(procedure_id)
+    except rules.InputError:
+        raise Http404("No such procedure") from None
+
+
+@gm_view("GET")
+def procedure_index(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    families = defaultdict(list)
+    for proc in rules.all_procedures():
+        families[FAMILY_TITLES.get(proc.family, proc.family)].append(proc)
+    return render(request, "play/index.html", {"campaign": campaign, "families": dict(families)})
+
+
+def _code(source, name: str) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(source.get(name, ""))
+    except ValueError:
+        return None
+
+
+def _context_from(binding, campaign, source) -> bindings.Context:
+    """The campaign objects named in ``source`` (query string or form data), unlocked;
+    a code that names nothing in this campaign is ignored."""
+    objects = {}
+    for role in binding.roles:
+        if code := _code(source, role.name):
+            objects[role.name] = role.choices(campaign).filter(code=code).first()
+    extras = {}
+    for extra in binding.extras:
+        if code := _code(source, extra.name):
+            extras[extra.name] = extra.model.objects.in_campaign(campaign).filter(code=code).first()
+    return bindings.Context(
+        campaign=campaign,
+        objects={k: v for k, v in objects.items() if v is not None},
+        extras={k: v for k, v in extras.items() if v is not None},
+    )
+
+
+def _initial(binding, ctx) -> dict:
+    values = dict(binding.initial(ctx))
+    for name, obj in ctx.objects.items():
+        values[name] = obj.code
+    for name, obj in ctx.extras.items():
+        values[name] = obj.code
+    values["visibility"] = "gm" if ctx.objects and binding.secret(ctx) else "everyone"
+    return values
+
+
+def _page(request, campaign, binding, form, *, entry=None, status=200, partial=None) -> HttpResponse:
+    context = {
+        "campaign": campaign,
+        "binding": binding,
+        "procedure": binding.procedure,
+        "form": form,
+        "entry": entry,
+        "odds": _odds_for(binding, form, time_limit=ODDS_TIME_LIMIT),
+        "role": "gm",
+        "page": log_page(campaign, "gm", 1),
+    }
+    template = "play/procedure.html" + (f"#{partial}" if partial else "")
+    response = render(request, template, context, status=status)
+    if request.htmx and status >= 400:
+        # The form, with its errors and what was typed, replaces itself.
+        response = reswap(retarget(response, "#procedure-form"), "outerHTML")
+    return response
+
+
+@gm_view("GET", "POST")
+def procedure_form(request: HttpRequest, campaign: Campaign, procedure_id: str) -> HttpResponse:
+    binding = _binding(procedure_id)
+    if request.method == "GET":
+        ctx = _context_from(binding, campaign, request.GET)
+        form = ProcedureForm(initial=_initial(binding, ctx), binding=binding, campaign=campaign)
+        partial = "procedure-form" if request.htmx and request.GET.get("refresh") else None
+        return _page(request, campaign, binding, form, partial=partial)
+
+    form = ProcedureForm(request.POST, binding=binding, campaign=campaign)
+    if not form.is_valid():
+        return _page(
+            request, campaign, binding, form, status=422, partial="procedure-form" if request.htmx else None
+        )
+    physical = request.POST.get("action") == "enter"
+    try:
+        dice = form.entered_dice() if physical else None
+        if physical and not dice and binding.procedure.contract.dice.strip() != "none":
+            form.add_error("dice", "Enter the dice the table rolled, or press Roll to use the server's dice.")
+            return _page(
+                request,
+                campaign,
+                binding,
+                form,
+                status=422,
+                partial="procedure-form" if request.htmx else None,
+            )
+        entry = services.procedure_resolve(
+            campaign=campaign,
+            procedure_id=binding.procedure_id,
+            inputs=form.engine_inputs(),
+            dice=dice,
+            actor=request.user,
+            subjects=form.subjects(),
+            extras=form.extras(),
+            visibility=form.cleaned_data["visibility"],
+        )
+    except (rules.InputError, rules.DiceError, services.PlayError) as error:
+        form.add_engine_error(error)
+        return _page(
+            request, campaign, binding, form, status=422, partial="procedure-form" if request.htmx else None
+        )
+    except Exception as error:
+        from django.core.exceptions import ValidationError
+
+        if not isinstance(error, ValidationError):
+            raise
+        form.add_error("dice", error)
+        return _page(
+            request, campaign, binding, form, status=422, partial="procedure-form" if request.htmx else None
+        )
+    if not request.htmx:
+        return redirect(reverse("play:entry", args=[campaign.code, entry.seq]))
+    response = render(
+        request, "play/procedure.html#result-card", {"campaign": campaign, "entry": entry, "role": "gm"}
+    )
+    return trigger_client_event(response, "campaign-changed")
+
+
+ODDS_TIME_LIMIT = 2.0  # seconds a page waits for exact odds before saying "roll it instead"
+
+
+def _odds_for(binding, form, key: str | None = None, time_limit: float | None = ODDS_TIME_LIMIT) -> dict:
+    """The exact odds of the headline (or ``key``) for what the form holds now."""
+    procedure = binding.procedure
+    if form.is_bound:
+        if not form.is_valid():
+            return {"error": "Complete the form to see the odds."}
+        inputs = form.engine_inputs()
+    else:
+        inputs = {k: v for k, v in form.initial.items() if k in form.input_names}
+        inputs = {k: v for k, v in inputs.items() if not (v is None and not _nullable(procedure, k))}
+    key = key if key in procedure.result_keys else procedure.headline
+    try:
+        dist = rules.odds(procedure.id, inputs, key=key, time_limit=time_limit)
+    except (rules.InputError, rules.OddsError, rules.DiceError) as error:
+        return {"error": str(error), "key": key}
+    bars = sorted(dist.items(), key=lambda kv: (-kv[1], str(kv[0])))
+    return {
+        "key": key,
+        "keys": procedure.result_keys,
+        "bars": [
+            {
+                "value": _show(value),
+                "percent": float(p * 100),
+                "fraction": f"{p.numerator}/{p.denominator}" if p.denominator != 1 else "1",
+            }
+            for value, p in bars[:16]
+        ],
+        "rest": float(sum((p for _, p in bars[16:]), Fraction(0)) * 100),
+    }
+
+
+def _nullable(procedure, name) -> bool:
+    return next(i.type.nullable for i in procedure.contract.inputs if i.name == name)
+
+
+def _show(value) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "—"
+    if isinstance(value, tuple):
+        return ", ".join(_show(v) for v in value) or "none"
+    return str(value).replace("_", " ")
+
+
+@gm_view("POST")
+def procedure_odds(request: HttpRequest, campaign: Campaign, procedure_id: str) -> HttpResponse:
+    binding = _binding(procedure_id)
+    form = ProcedureForm(request.POST, binding=binding, campaign=campaign)
+    odds = _odds_for(binding, form, key=request.POST.get("odds_key"))
+    return render(
+        request,
+        "play/procedure.html#odds-panel",
+        {"odds": odds, "procedure": binding.procedure, "campaign": campaign},
+    )
+
+
+@member_view("GET")
+def entry_detail(request: HttpRequest, campaign: Campaign, role: str, seq: int) -> HttpResponse:
+    entry = get_object_or_404(LogEntry.objects.in_campaign(campaign).visible_to(role), seq=seq)
+    return render(request, "play/entry.html", {"campaign": campaign, "entry": entry, "role": role})
+
+
+def log_page(campaign: Campaign, role: str, page: str | int | None):
+    entries = (
+        LogEntry.objects.in_campaign(campaign)
+        .visible_to(role)
+        .select_related("reversed_by", "reversal_of")
+        .order_by("-seq")
+    )
+    return Paginator(entries, 25).get_page(page)
+
+
+@member_view("GET")
+def log_list(request: HttpRequest, campaign: Campaign, role: str) -> HttpResponse:
+    context = {"campaign": campaign, "role": role, "page": log_page(campaign, role, request.GET.get("page"))}
+    template = "play/log.html#log-panel" if request.htmx else "play/log.html"
+    return render(request, template, context)
+
+
+def _log_action(request, campaign, seq: int, action) -> HttpResponse:
+    entry = get_object_or_404(LogEntry.objects.in_campaign(campaign), seq=seq)
+    try:
+        action(entry=entry, actor=request.user)
+    except services.PlayError as error:
+        if request.htmx:
+            context = {
+                "campaign": campaign,
+                "role": "gm",
+                "page": log_page(campaign, "gm", 1),
+                "log_error": error,
+            }
+            return render(request, "play/log.html#log-panel", context, status=409)
+        from django.contrib import messages
+
+        messages.error(request, str(error))
+        return redirect("play:log", code=campaign.code)
+    if request.htmx:
+        context = {"campaign": campaign, "role": "gm", "page": log_page(campaign, "gm", 1)}
+        return trigger_client_event(render(request, "play/log.html#log-panel", context), "campaign-changed")
+    return redirect("play:log", code=campaign.code)
+
+
+@gm_view("POST")
+def log_undo(request: HttpRequest, campaign: Campaign, seq: int) -> HttpResponse:
+    return _log_action(request, campaign, seq, services.log_entry_reverse)
+
+
+@gm_view("POST")
+def log_reveal(request: HttpRequest, campaign: Campaign, seq: int) -> HttpResponse:
+    return _log_action(request, campaign, seq, services.log_entry_reveal)
+
+
+@gm_view("POST")
+def phase_advance(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    services.campaign_phase_advance(campaign=campaign, actor=request.user)
+    return _turn_panel(request, campaign)
+
+
+UNITS = {"minutes": 60, "hours": 3600, "days": 86400}
+
+
+@gm_view("POST")
+def clock_advance(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    try:
+        amount = int(request.POST.get("amount", ""))
+        unit = UNITS[request.POST.get("unit", "hours")]
+        services.campaign_clock_advance(
+            campaign=campaign,
+            seconds=amount * unit,
+            reason=request.POST.get("reason", "")[:120],
+            actor=request.user,
+        )
+    except (ValueError, KeyError):
+        return _turn_panel(
+            request, campaign, error="Enter a whole number of minutes, hours or days.", status=422
+        )
+    except services.PlayError as error:
+        return _turn_panel(request, campaign, error=str(error), status=422)
+    return _turn_panel(request, campaign)
+
+
+def _turn_panel(request, campaign, *, error: str = "", status: int = 200) -> HttpResponse:
+    if not request.htmx:
+        if error:
+            from django.contrib import messages
+
+            messages.error(request, error)
+        return redirect("campaigns:detail", code=campaign.code)
+    campaign.refresh_from_db()
+    response = render(
+        request,
+        "campaigns/dashboard.html#clock-panel",
+        {"campaign": campaign, "clock_error": error},
+        status=status,
+    )
+    return trigger_client_event(response, "campaign-changed")
+
+
+@member_view("GET")
+def status_poll(request: HttpRequest, campaign: Campaign, role: str) -> HttpResponse:
+    """Players' live status: 204 when nothing changed since version ``v`` (one indexed
+    query beyond authentication), else the refreshed panel."""
+    version = request.GET.get("v", "")
+    current = (
+        Membership.objects.filter(campaign=campaign, user=request.user)
+        .values_list("campaign__state_version", flat=True)
+        .first()
+    )
+    if version == str(current):
+        return HttpResponse(status=204)
+    from referee.campaigns.views import player_context
+
+    context = {**player_context(campaign), "role": role, "page": log_page(campaign, role, 1)}
+    return render(request, "campaigns/player.html#status-panel", context)
+
+
+EXPORTS = {
+    "csv": ("text/csv; charset=utf-8", "csv"),
+    "json": ("application/json", "json"),
+    "md": ("text/markdown; charset=utf-8", "md"),
+}
+
+
+def _turn_param(request: HttpRequest, name: str) -> int | None:
+    value = request.GET.get(name, "").strip()
+    if not value:
+        return None
+    if not value.isdigit():
+        raise ValueError(f"{name} must be a turn number")
+    return int(value)
+
+
+@member_view("GET")
+def log_export(request: HttpRequest, campaign: Campaign, role: str, fmt: str) -> HttpResponse:
+    """The turn log as CSV, JSON or Markdown, streamed; players never get unrevealed secrets."""
+    if fmt not in EXPORTS:
+        raise Http404("No such export format")
+    try:
+        first, last = _turn_param(request, "from_turn"), _turn_param(request, "to_turn")
+    except ValueError as error:
+        return HttpResponse(str(error), status=400, content_type="text/plain")
+    entries = exports.entries_for_export(campaign, role, first, last)
+    if fmt == "csv":
+        chunks = exports.csv_chunks(entries)
+    elif fmt == "json":
+        partial = role != "gm" or first is not None or last is not None
+        chunks = exports.json_chunks(campaign, entries, partial=partial)
+    else:
+        chunks = exports.markdown_chunks(campaign, entries)
+    content_type, ext = EXPORTS[fmt]
+    response = StreamingHttpResponse(chunks, content_type=content_type)
+    span = f"-turns-{first or 1}-{last or 'end'}" if first or last else ""
+    response["Content-Disposition"] = f'attachment; filename="{slugify(campaign.name)}-log{span}.{ext}"'
+    return response
