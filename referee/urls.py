@@ -10,5 +10,6 @@ urlpatterns = [
     path("accounts/signup/", campaign_views.signup, name="signup"),
     path("admin/", admin.site.urls),
     path("", include("referee.play.urls")),
+    path("", include("referee.play.integrity_urls")),
     path("", include("referee.campaigns.urls")),
 ]
