@@ -107,7 +107,8 @@ def django_database(datadir: Path) -> dict:
         "USER": USER,
         "HOST": str(socket_dir(datadir)),
         "CONN_MAX_AGE": 0,
-        "TEST": {"NAME": f"test_{DATABASE_NAME}"},
+        # One test database per test run, so parallel runs on one machine never collide.
+        "TEST": {"NAME": f"test_{DATABASE_NAME}_{os.getpid()}"},
     }
 
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from referee.fleet.forms import KINDS
-from referee.fleet.models import Character, Ship, StarSystem, Unit
+from referee.fleet.models import Character, Marker, Ship, StarSystem, Unit
 
 from . import services
 from .access import gm_view, member_view
@@ -86,6 +86,7 @@ def dashboard_context(campaign: Campaign) -> dict:
         ),
         "page": log_page(campaign, "gm", 1),
         "systems": StarSystem.objects.in_campaign(campaign),
+        "markers": _with_actions(campaign, Marker.objects.in_campaign(campaign).select_related("ship")),
         "invites": campaign.invites.filter(revoked_at__isnull=True),
         "members": campaign.memberships.select_related("user"),
     }

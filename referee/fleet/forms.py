@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 
 from referee.campaigns.models import Campaign
 
-from .models import FACINGS, Character, Ship, StarSystem, Unit
+from .models import FACINGS, Character, Marker, Ship, StarSystem, Unit
 
 
 class CampaignScopedForm(forms.ModelForm):
@@ -132,6 +132,27 @@ class CharacterForm(CampaignScopedForm):
         widgets = {"unconscious_until": forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1})}
 
 
+class MarkerForm(CampaignScopedForm):
+    class Meta:
+        model = Marker
+        fields = [
+            "name",
+            "kind",
+            "star_system",
+            "position",
+            "ship",
+            "active",
+            "laid_turn",
+            "calibrated_at",
+            "next_check_at",
+            "shared",
+        ]
+        widgets = {
+            "calibrated_at": forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1}),
+            "next_check_at": forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1}),
+        }
+
+
 @dataclass(frozen=True)
 class Kind:
     """One kind of thing a GM keeps, as the dashboard offers it."""
@@ -150,5 +171,6 @@ KINDS = {
         Kind("units", Unit, UnitForm, "unit", "Units"),
         Kind("characters", Character, CharacterForm, "character", "Characters"),
         Kind("systems", StarSystem, StarSystemForm, "star system", "Star systems"),
+        Kind("markers", Marker, MarkerForm, "marker", "Markers"),
     )
 }

@@ -312,3 +312,54 @@ class Character(CampaignObject):
             target = getattr(self, field)
             if target is not None and target.campaign_id != self.campaign_id:
                 raise ValidationError({field: "That belongs to another campaign."})
+
+
+class MarkerKind(models.TextChoices):
+    SCREEN = "screen", "Screen (launcher detonation)"
+    NEUTRINO_WATCH = "neutrino_watch", "Neutrino detector watch"
+
+
+class Marker(CampaignObject):
+    """Something on the map with state the End Phase works on: a screen laid by a
+    screen launcher, a ship's neutrino detector watch."""
+
+    kind = models.CharField(max_length=20, choices=MarkerKind.choices)
+    star_system = models.ForeignKey(
+        StarSystem, null=True, blank=True, on_delete=models.SET_NULL, related_name="markers"
+    )
+    position = models.CharField(max_length=120, blank=True, help_text="e.g. hex 0412")
+    ship = models.ForeignKey(
+        Ship,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="markers",
+        help_text="The ship it belongs to.",
+    )
+    active = models.BooleanField(default=True, help_text="A screen still in place; a watch still running.")
+    laid_turn = models.PositiveIntegerField(null=True, blank=True, help_text="Screens: the turn it was laid.")
+    calibrated_at = models.DateTimeField(null=True, blank=True, help_text="Neutrino watch: calibrated from.")
+    next_check_at = models.DateTimeField(
+        null=True, blank=True, help_text="Neutrino watch: next hourly check."
+    )
+    tracking = models.JSONField(
+        default=dict, blank=True, help_text="Neutrino watch: hours tracked per vessel."
+    )
+    shared = models.BooleanField("shared with players", default=False)
+
+    class Meta(CampaignObject.Meta):
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=[k.value for k in MarkerKind]), name="marker_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="screen") | Q(ship__isnull=False) | Q(active=False),
+                name="marker_watch_has_a_ship",
+            ),
+        ]
+
+    def clean(self) -> None:
+        if self.kind == MarkerKind.NEUTRINO_WATCH and self.ship_id is None and self.active:
+            raise ValidationError({"ship": "A neutrino watch is kept by a ship's detector: choose the ship."})
+        if self.ship_id and self.ship.campaign_id != self.campaign_id:
+            raise ValidationError({"ship": "That ship belongs to another campaign."})

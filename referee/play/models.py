@@ -92,6 +92,17 @@ class LogEntry(models.Model):
         return self.visibility == Visibility.GM and self.revealed_at is None
 
     @property
+    def result_items(self) -> list[tuple[str, object]]:
+        """The result in the contract's order, headline first (jsonb does not keep order)."""
+        import rules
+
+        try:
+            order = rules.get(self.procedure).result_keys
+        except rules.InputError:
+            return list(self.result.items())
+        return [(k, self.result[k]) for k in order if k in self.result]
+
+    @property
     def is_reversal(self) -> bool:
         return self.reversal_of_id is not None
 

@@ -112,6 +112,7 @@ def procedure_resolve(
     pending = apply_effects(list(outcome.effects), ctx.targets(binding), campaign.clock, recorder)
     if binding.after:
         binding.after(ctx, outcome, recorder)
+        pending = [e for e in pending if not e["field"].startswith(binding.handled or ("\0",))]
     try:
         changes = recorder.save()
     except ValidationError as e:

@@ -80,6 +80,7 @@ class Binding:
     label: str = ""  # the button on a ship/unit ("Jump", "Detection roll")
     prefill: Callable[[Context], dict] | None = None
     after: Callable[[Context, rules.Outcome, Any], None] | None = None  # further changes
+    handled: tuple[str, ...] = ()  # effect fields (prefixes) that ``after`` applies
     secret: Callable[[Context], bool] = lambda ctx: False  # GM-only by default?
 
     @property
@@ -103,7 +104,11 @@ BINDINGS: dict[str, Binding] = {}
 def bind(binding: Binding) -> Binding:
     if binding.procedure_id in BINDINGS:
         raise ValueError(f"{binding.procedure_id} bound twice")
-    rules.get(binding.procedure_id)  # only engine procedures can be bound
+    procedure = rules.get(binding.procedure_id)  # only engine procedures can be bound
+    clash = {r.name for r in binding.roles} | {e.name for e in binding.extras}
+    clash &= {i.name for i in procedure.contract.inputs}
+    if clash:
+        raise ValueError(f"{binding.procedure_id}: role names {sorted(clash)} are also engine inputs")
     BINDINGS[binding.procedure_id] = binding
     return binding
 

@@ -107,12 +107,3 @@ bind(
         prefill=_ir_prefill,
     )
 )
-
-bind(
-    Binding(
-        "sensor.neutrino",
-        roles=(Role("ship", Ship, "Detector", targets=("ship",)),),
-        label="Neutrino scan",
-        secret=lambda ctx: not ctx.objects["ship"].shared,
-    )
-)
