@@ -4,9 +4,9 @@ import html
 import json
 
 import pytest
-import rules
 from django.urls import reverse
 
+import rules
 from referee.fleet.models import Character, Marker, Ship, Unit
 from referee.play import bindings
 from referee.play.models import LogEntry
@@ -51,7 +51,7 @@ def post_data(procedure, binding, campaign) -> dict:
         encoded = form_value(value)
         if encoded is not None:
             data[name] = encoded
-    return {k: v for k, v in data.items()}
+    return data
 
 
 @pytest.mark.parametrize("procedure_id", rules.PROCEDURE_IDS)
