@@ -120,6 +120,7 @@ def odds(
         raise InputError("key", f"{procedure_id} has no result {key!r}")
     _, frozen = proc.normalise(inputs)
     # (value, denominator) -> summed numerators; reduced to Fractions at the end.
+    key_type = next(k.type for k in proc.contract.result if k.name == key)
     estimate = estimate_paths(proc, frozen)
     if estimate > MAX_PATHS:
         raise OddsError(_too_many(procedure_id, int(estimate)))
@@ -131,7 +132,7 @@ def odds(
     while True:
         dice = _EnumeratingDice(prefix)
         resolution = proc.func(frozen, dice)
-        value = hashable(proc.check_result(resolution.result)[key])
+        value = hashable(key_type.validate(resolution.result[key], key))
         sums[value, dice.den] = sums.get((value, dice.den), 0) + dice.num
         paths += 1
         if paths > 3 * MAX_PATHS:  # the estimate was far off: stop rather than run on

@@ -106,7 +106,7 @@ class ProcedureForm(forms.Form):
     )
     visibility = forms.ChoiceField(choices=Visibility.choices, initial=Visibility.EVERYONE)
 
-    def __init__(self, *args, binding: Binding, campaign: Campaign, **kwargs):
+    def __init__(self, *args, binding: Binding, campaign: Campaign, odds_only: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.binding = binding
         self.procedure = binding.procedure
@@ -118,7 +118,7 @@ class ProcedureForm(forms.Form):
                 queryset=role.choices(campaign),
                 to_field_name="code",
                 label=role.label,
-                required=role.required,
+                required=role.required and not odds_only,  # odds need only the numbers
             )
         for extra in binding.extras:
             fields[extra.name] = forms.ModelChoiceField(

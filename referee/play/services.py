@@ -169,9 +169,13 @@ def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
     if not entry.effects:
         raise PlayError(f"Entry #{entry.seq} changed nothing in the campaign, so there is nothing to undo.")
     recorder = ChangeRecorder()
+    objects: dict[tuple[str, str], Any] = {}  # one instance per record, however many fields changed
     for change in entry.effects:
-        model = _model_for(change["target"])
-        obj = model.objects.select_for_update().filter(code=change["code"]).first()
+        key = (change["target"], change["code"])
+        if key not in objects:
+            model = _model_for(change["target"])
+            objects[key] = model.objects.select_for_update().filter(code=change["code"]).first()
+        obj = objects[key]
         if obj is None:
             raise PlayError(f"{change['name']} no longer exists, so #{entry.seq} cannot be undone.")
         later = _field_changed_later(entry, change)

@@ -227,7 +227,7 @@ def _show(value) -> str:
 @gm_view("POST")
 def procedure_odds(request: HttpRequest, campaign: Campaign, procedure_id: str) -> HttpResponse:
     binding = _binding(procedure_id)
-    form = ProcedureForm(request.POST, binding=binding, campaign=campaign)
+    form = ProcedureForm(request.POST, binding=binding, campaign=campaign, odds_only=True)
     odds = _odds_for(binding, form, key=request.POST.get("odds_key"))
     return render(
         request,

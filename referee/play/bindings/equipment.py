@@ -104,9 +104,8 @@ def _neutrino_after(ctx: Context, outcome, recorder) -> None:
         return
     tracking = {v["id"]: v["tracked_hours"] for v in result["vessels"] if v["tracked_hours"] is not None}
     recorder.set(watch, "tracking", tracking)
-    recorder.set(
-        watch, "next_check_at", max(watch.next_check_at or ctx.clock, ctx.clock) + timedelta(hours=1)
-    )
+    # Keep the hourly schedule; an End Phase that finds more hours due runs the next one.
+    recorder.set(watch, "next_check_at", (watch.next_check_at or ctx.clock) + timedelta(hours=1))
 
 
 NEUTRINO = bind(
