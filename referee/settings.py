@@ -52,6 +52,10 @@ INSTALLED_APPS = [
     "referee.campaigns",
     "referee.fleet",
     "referee.play",
+    "referee.boobytraps",
+    "referee.terrain",
+    "referee.shipboard",
+    "referee.logistics",
     "rules",
 ]
 

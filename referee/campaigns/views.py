@@ -18,6 +18,7 @@ from . import services
 from .access import gm_view, member_view
 from .forms import CampaignForm
 from .models import Campaign, Invite, Membership
+from .panels import panels_context
 
 
 @require_http_methods(["GET", "POST"])
@@ -88,6 +89,7 @@ def dashboard_context(campaign: Campaign) -> dict:
         "systems": StarSystem.objects.in_campaign(campaign),
         "markers": _with_actions(campaign, Marker.objects.in_campaign(campaign).select_related("ship")),
         "invites": campaign.invites.filter(revoked_at__isnull=True),
+        **panels_context(campaign),
         "members": campaign.memberships.select_related("user"),
     }
 

@@ -162,6 +162,11 @@ class Kind:
     form: type[CampaignScopedForm]
     singular: str
     plural: str
+    panel_template: str = ""  # where its list panel lives (default: the dashboard's "<slug>-panel")
+
+    @property
+    def panel(self) -> str:
+        return self.panel_template or f"campaigns/dashboard.html#{self.slug}-panel"
 
 
 KINDS = {
@@ -174,3 +179,9 @@ KINDS = {
         Kind("markers", Marker, MarkerForm, "marker", "Markers"),
     )
 }
+
+
+def register_kind(kind: Kind) -> Kind:
+    """Let another app's records use the dashboard's create/edit/delete views."""
+    KINDS[kind.slug] = kind
+    return kind

@@ -27,7 +27,7 @@ def _kind(slug: str) -> Kind:
 def _panel(request: HttpRequest, campaign, kind: Kind) -> HttpResponse:
     if not request.htmx:
         return redirect("campaigns:detail", code=campaign.code)
-    response = render(request, f"campaigns/dashboard.html#{kind.slug}-panel", dashboard_context(campaign))
+    response = render(request, kind.panel, dashboard_context(campaign))
     return trigger_client_event(response, "campaign-changed")
 
 

@@ -108,6 +108,17 @@ PATTERN_RULES: list[tuple[str, re.Pattern, Callable]] = [
 ]
 
 
+def register_rule(target: str, field: str, rule: Rule) -> None:
+    """Another app maps an engine effect onto the fields its models store."""
+    FIELD_RULES[target, field] = rule
+
+
+def register_pattern(target: str, pattern: str, func: Callable) -> None:
+    """Like ``register_rule`` for fields with a placeholder: the named groups of
+    ``pattern`` are passed to ``func(obj, effect, clock, **groups)``."""
+    PATTERN_RULES.append((target, re.compile(pattern), func))
+
+
 def find_rule(target: str, field: str) -> Rule | None:
     if (target, field) in FIELD_RULES:
         return FIELD_RULES[target, field]

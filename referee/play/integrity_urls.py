@@ -1,5 +1,12 @@
-"""URLs for verifying, backing up and restoring a campaign's log."""
+"""URLs for verifying and backing up a campaign's log (restoring is a manage.py act)."""
+
+from django.urls import path
+
+from . import integrity_views
 
 app_name = "integrity"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("c/<uuid:code>/log/verify/", integrity_views.log_verify, name="verify"),
+    path("c/<uuid:code>/backup/", integrity_views.campaign_backup, name="backup"),
+]

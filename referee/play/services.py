@@ -207,19 +207,15 @@ def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
 
 
 def _model_for(target: str):
-    from referee.fleet.models import Character, Ship, StarSystem, Unit
+    """The model a logged change names (its ``model_name``): any record a campaign keeps."""
+    from django.apps import apps
 
-    models = {
-        "ship": Ship,
-        "unit": Unit,
-        "character": Character,
-        "starsystem": StarSystem,
-        "campaign": Campaign,
-    }
-    try:
-        return models[target]
-    except KeyError:
-        raise PlayError(f"Unknown record type {target!r} in the log.") from None
+    if target == "campaign":
+        return Campaign
+    for model in apps.get_models():
+        if model._meta.model_name == target and hasattr(model, "campaign") and hasattr(model, "code"):
+            return model
+    raise PlayError(f"Unknown record type {target!r} in the log.")
 
 
 @transaction.atomic

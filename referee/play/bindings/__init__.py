@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import models
+from django.utils.module_loading import autodiscover_modules
 
 import rules
 from referee.campaigns.models import Campaign
@@ -130,8 +131,10 @@ _loaded = False
 
 
 def _load() -> None:
+    """Import the family modules here and every installed app's ``bindings`` module."""
     global _loaded
     if not _loaded:
         for module in pkgutil.iter_modules(__path__):
             importlib.import_module(f"{__name__}.{module.name}")
+        autodiscover_modules("bindings")
         _loaded = True

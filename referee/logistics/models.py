@@ -1,0 +1,1 @@
+"""Cargo, supplies, low-tech 'Mechs and special vehicles kept for the campaign."""

@@ -1,0 +1,416 @@
+"""A campaign as one JSON document, and back.
+
+The backup holds the campaign row, every row of every model that points at the
+campaign (memberships, invites, star systems, ships, units, characters, markers and
+whatever is added later) and the whole turn log. Rows are written generically from
+each model's concrete fields, so a new field or model is carried without an edit here.
+A foreign key is written as the related object's natural key, never as a database id:
+users by username, the log by ``seq``, everything else by its ``code`` (or ``token``).
+
+Restoring recreates everything with the same codes, and the log with the same seq,
+hashes and timestamps, in one transaction; the restored chain is verified before the
+transaction commits."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import json
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from decimal import Decimal
+from typing import Any
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.exceptions import FieldDoesNotExist
+from django.db import IntegrityError, connection, models, transaction
+from django.db.models.fields import AutoFieldMixin
+from django.utils import timezone
+from django.utils.duration import duration_iso_string
+
+from referee.campaigns.models import Campaign
+
+from . import integrity
+from .models import LogEntry
+
+BACKUP_FORMAT = "referee-backup/1"
+LOG_TOUCH_TRIGGER = "play_logentry_touch_campaign"
+CHUNK = 2000
+
+
+class BackupError(ValueError):
+    """A model the backup cannot describe (a foreign key without a natural key)."""
+
+
+class RestoreError(ValueError):
+    """A document that cannot be restored; nothing was written."""
+
+
+class CampaignExists(RestoreError):
+    pass
+
+
+# --- which rows belong to a campaign -------------------------------------------------
+
+
+def _campaign_fk(model: type[models.Model]) -> models.ForeignKey | None:
+    fks = [
+        f
+        for f in model._meta.concrete_fields
+        if f.many_to_one and f.remote_field.model is Campaign and not f.primary_key
+    ]
+    return fks[0] if len(fks) == 1 else None
+
+
+def owned_models() -> list[type[models.Model]]:
+    """Every concrete model with one foreign key to Campaign, the log aside, in an
+    order where a model comes after the models it points at (ids are allocated up
+    front, so the order only makes the document easier to read)."""
+    found = [
+        m
+        for m in apps.get_models()
+        if m is not LogEntry and not m._meta.proxy and _campaign_fk(m) is not None
+    ]
+    ordered: list[type[models.Model]] = []
+    pending = sorted(found, key=lambda m: m._meta.label_lower)
+    while pending:
+        for model in pending:
+            deps = {f.remote_field.model for f in model._meta.concrete_fields if f.is_relation} - {model}
+            if not (deps & set(pending)):
+                ordered.append(model)
+                pending.remove(model)
+                break
+        else:  # a cycle: keep the rest in name order
+            ordered += pending
+            break
+    return ordered
+
+
+def natural_key_field(model: type[models.Model]) -> str:
+    """The field a foreign key to ``model`` is written as."""
+    if model is get_user_model():
+        return model.USERNAME_FIELD
+    if model is LogEntry:
+        return "seq"  # unique within the campaign the backup holds
+    for name in ("code", "token"):
+        try:
+            field = model._meta.get_field(name)
+        except FieldDoesNotExist:
+            continue
+        if field.unique:
+            return name
+    raise BackupError(
+        f"{model._meta.label} has no natural key (a unique 'code'), so a foreign key to it "
+        "cannot be backed up; give it a code"
+    )
+
+
+# --- values -----------------------------------------------------------------------------
+
+
+def dump_value(field: models.Field, value: Any) -> Any:
+    """A field's value as JSON, losslessly (datetimes keep their microseconds)."""
+    if value is None or isinstance(field, models.JSONField):
+        return value
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return duration_iso_string(value)
+    if isinstance(value, uuid.UUID | Decimal):
+        return str(value)
+    if isinstance(value, bytes | memoryview):
+        return base64.b64encode(bytes(value)).decode()
+    if isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
+
+
+def load_value(field: models.Field, value: Any) -> Any:
+    if value is None or isinstance(field, models.JSONField):
+        return value
+    return field.to_python(value)
+
+
+def _is_auto(model: type[models.Model]) -> bool:
+    return isinstance(model._meta.pk, AutoFieldMixin)
+
+
+def _fields(model: type[models.Model], skip: models.Field | None) -> list[models.Field]:
+    return [
+        f
+        for f in model._meta.concrete_fields
+        if f is not skip and not (f.primary_key and _is_auto(model)) and not getattr(f, "generated", False)
+    ]
+
+
+def dump_row(obj: models.Model, fields: list[models.Field], users: set[str]) -> dict:
+    row = {}
+    for field in fields:
+        if field.is_relation:
+            related = getattr(obj, field.name)
+            if related is None:
+                row[field.name] = None
+                continue
+            key = natural_key_field(field.remote_field.model)
+            value = getattr(related, key)
+            if field.remote_field.model is get_user_model():
+                users.add(value)
+            row[field.name] = dump_value(field.remote_field.model._meta.get_field(key), value)
+        else:
+            row[field.name] = dump_value(field, getattr(obj, field.attname))
+    return row
+
+
+def _rows(model: type[models.Model], campaign: Campaign, users: set[str]) -> Iterator[dict]:
+    fk = _campaign_fk(model)
+    fields = _fields(model, fk)
+    relations = [f.name for f in fields if f.is_relation]
+    qs = model._base_manager.filter(**{fk.name: campaign}).select_related(*relations).order_by("pk")
+    for obj in qs.iterator(chunk_size=CHUNK):
+        yield dump_row(obj, fields, users)
+
+
+# --- backup -----------------------------------------------------------------------------
+
+
+@contextmanager
+def snapshot():
+    """One consistent view of the campaign while it is read, without blocking the GM:
+    a repeatable-read transaction (or the caller's transaction, if already in one)."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
+def backup_chunks(campaign: Campaign) -> Iterator[str]:
+    """The backup document as text chunks; the log is streamed, so its size is not
+    bounded by memory."""
+    with snapshot():
+        campaign = Campaign.objects.get(pk=campaign.pk)
+        users: set[str] = set()
+        head = {
+            "format": BACKUP_FORMAT,
+            "created_at": timezone.now().isoformat(),
+            "campaign": dump_row(campaign, _fields(Campaign, None), users),
+        }
+        yield json.dumps(head, ensure_ascii=False)[:-1] + ', "tables": {'
+        for i, model in enumerate(owned_models()):
+            rows = ",\n".join(json.dumps(r, ensure_ascii=False) for r in _rows(model, campaign, users))
+            yield f'{", " if i else ""}"{model._meta.label_lower}": [{rows}]'
+        yield '}, "log": ['
+        count, last_hash = 0, None
+        log_fields = _fields(LogEntry, _campaign_fk(LogEntry))
+        entries = (
+            LogEntry.objects.in_campaign(campaign)
+            .select_related("actor", "reversal_of")
+            .order_by("seq")
+            .iterator(chunk_size=CHUNK)
+        )
+        for entry in entries:
+            yield ("" if count == 0 else ",\n") + json.dumps(
+                dump_row(entry, log_fields, users), ensure_ascii=False
+            )
+            count, last_hash = count + 1, entry.hash
+        tail = {"log_count": count, "log_head": last_hash, "users": sorted(users)}
+        yield "], " + json.dumps(tail, ensure_ascii=False)[1:] + "\n"
+
+
+def backup_document(campaign: Campaign) -> dict:
+    return json.loads("".join(backup_chunks(campaign)))
+
+
+# --- restore ----------------------------------------------------------------------------
+
+
+def _allocate_ids(model: type[models.Model], count: int) -> list[int]:
+    """Ids from the table's own sequence, taken before any insert so every foreign
+    key can be filled in at once (Django's foreign keys are checked at commit)."""
+    if count == 0:
+        return []
+    table = connection.ops.quote_name(model._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [table, model._meta.pk.column, count],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def _insert(model: type[models.Model], objs: list[models.Model]) -> None:
+    """Insert rows exactly as given: ``raw`` skips ``pre_save``, so ``auto_now`` fields
+    keep their stored times (what ``loaddata`` does through ``save_base(raw=True)``,
+    batched)."""
+    fields = [f for f in model._meta.local_concrete_fields if not getattr(f, "generated", False)]
+    size = max(1, 30000 // len(fields))
+    for start in range(0, len(objs), size):
+        model._base_manager._insert(objs[start : start + size], fields=fields, raw=True)
+
+
+class _Keys:
+    """Natural key -> database id, for the rows being restored and the users."""
+
+    def __init__(self):
+        self.ids: dict[type[models.Model], dict[Any, int]] = {}
+
+    def add(self, model: type[models.Model], key: Any, pk: Any) -> None:
+        self.ids.setdefault(model, {})[str(key)] = pk
+
+    def resolve(self, field: models.Field, value: Any) -> Any:
+        if value is None:
+            return None
+        model = field.remote_field.model
+        known = self.ids.get(model, {})
+        if str(value) in known:
+            return known[str(value)]
+        if model is LogEntry:
+            raise RestoreError(
+                f"{field.model._meta.label}.{field.name} names log entry #{value}, not in the backup"
+            )
+        key = natural_key_field(model)
+        pk = model._base_manager.filter(**{key: value}).values_list("pk", flat=True).first()
+        if pk is None:
+            raise RestoreError(
+                f"{field.model._meta.label}.{field.name}: no {model._meta.label} {key}={value}"
+            )
+        self.add(model, value, pk)
+        return pk
+
+
+def _ensure_users(usernames: list[str], keys: _Keys) -> list[str]:
+    """Users by username; the missing ones are created without a usable password."""
+    User = get_user_model()
+    created = []
+    for name in usernames:
+        user = User._default_manager.filter(**{User.USERNAME_FIELD: name}).first()
+        if user is None:
+            user = User(**{User.USERNAME_FIELD: name})
+            user.set_unusable_password()
+            user.save()
+            created.append(name)
+        keys.add(User, name, user.pk)
+    return created
+
+
+def _build(
+    model: type[models.Model], row: dict, keys: _Keys, *, campaign_fk=None, campaign_id=None, pk=None
+) -> models.Model:
+    known = {f.name: f for f in _fields(model, campaign_fk)}
+    unknown = set(row) - set(known)
+    if unknown:
+        raise RestoreError(
+            f"{model._meta.label} has no field(s) {', '.join(sorted(unknown))}: "
+            "the backup comes from another version of the app"
+        )
+    values = {}
+    for name, value in row.items():
+        field = known[name]
+        if field.is_relation:
+            values[field.attname] = keys.resolve(field, value)
+        else:
+            values[field.attname] = load_value(field, value)
+    if campaign_fk is not None:
+        values[campaign_fk.attname] = campaign_id
+    if pk is not None:
+        values[model._meta.pk.attname] = pk
+    return model(**values)
+
+
+@transaction.atomic
+def _restore(document: dict) -> tuple[Campaign, list[str]]:
+    if not isinstance(document, dict) or document.get("format") != BACKUP_FORMAT:
+        raise RestoreError(f"not a campaign backup (expected format {BACKUP_FORMAT})")
+    code = document["campaign"].get("code")
+    if Campaign.objects.filter(code=code).exists():
+        raise CampaignExists(f"a campaign with code {code} already exists; nothing was restored")
+    keys = _Keys()
+    created_users = _ensure_users(document.get("users", []), keys)
+
+    [campaign_pk] = _allocate_ids(Campaign, 1) if _is_auto(Campaign) else [None]
+    campaign = _build(Campaign, document["campaign"], keys, pk=campaign_pk)
+    keys.add(Campaign, campaign.code, campaign.pk)
+
+    # Allocate every id and learn every natural key first, then build the rows.
+    tables: list[tuple[type[models.Model], list[dict], list]] = []
+    for label, rows in document.get("tables", {}).items():
+        try:
+            model = apps.get_model(label)
+        except LookupError:
+            raise RestoreError(f"the backup holds {label}, which this version of the app lacks") from None
+        ids = _allocate_ids(model, len(rows)) if _is_auto(model) else [None] * len(rows)
+        key = _natural_key_or_none(model)
+        for row, pk in zip(rows, ids, strict=True):
+            if key and pk is not None:
+                keys.add(model, row[key], pk)
+        tables.append((model, rows, ids))
+    log_rows = document.get("log", [])
+    log_ids = _allocate_ids(LogEntry, len(log_rows))
+    for row, pk in zip(log_rows, log_ids, strict=True):
+        keys.add(LogEntry, row["seq"], pk)
+
+    _insert(Campaign, [campaign])
+    for model, rows, ids in tables:
+        fk = _campaign_fk(model)
+        objs = [
+            _build(model, row, keys, campaign_fk=fk, campaign_id=campaign.pk, pk=pk)
+            for row, pk in zip(rows, ids, strict=True)
+        ]
+        _insert(model, objs)
+
+    _restore_log(log_rows, log_ids, keys, campaign)
+    report = integrity.verify_campaign(campaign)
+    if not report.holds:
+        raise RestoreError(f"the restored log does not verify: {report.message()}")
+    if report.checked != document.get("log_count", report.checked):
+        raise RestoreError(f"the backup says {document['log_count']} log entries but holds {report.checked}")
+    if log_rows and document.get("log_head") not in (None, log_rows[-1]["hash"]):
+        raise RestoreError("the backup's last log entry is not the one its header names")
+    return Campaign.objects.get(pk=campaign.pk), created_users
+
+
+def _natural_key_or_none(model: type[models.Model]) -> str | None:
+    try:
+        return natural_key_field(model)
+    except BackupError:
+        return None
+
+
+def _restore_log(rows: list[dict], ids: list[int], keys: _Keys, campaign: Campaign) -> None:
+    """Insert the log as stored. Each inserted row's trigger would touch the campaign
+    row, and thousands of updates of one row in one transaction cost quadratic time,
+    so that one trigger is off while the log goes in (inside this transaction, which
+    holds play_logentry locked until it commits); the campaign is touched once after."""
+    if not rows:
+        return
+    fk = _campaign_fk(LogEntry)
+    table = connection.ops.quote_name(LogEntry._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER {LOG_TOUCH_TRIGGER}")
+        for start in range(0, len(rows), CHUNK):
+            batch = [
+                _build(LogEntry, row, keys, campaign_fk=fk, campaign_id=campaign.pk, pk=pk)
+                for row, pk in zip(rows[start : start + CHUNK], ids[start : start + CHUNK], strict=True)
+            ]
+            _insert(LogEntry, batch)
+        cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER {LOG_TOUCH_TRIGGER}")
+        cursor.execute(
+            "UPDATE campaigns_campaign SET state_version = state_version WHERE id = %s", [campaign.pk]
+        )
+
+
+def restore(document: dict) -> tuple[Campaign, list[str]]:
+    """Recreate a campaign from its backup; returns it and the usernames created.
+
+    Raises CampaignExists when its code is taken, RestoreError when the document
+    cannot be restored as it is; either way nothing is written."""
+    try:
+        return _restore(document)
+    except (KeyError, TypeError) as error:
+        raise RestoreError(f"the backup is incomplete or malformed ({error!r})") from None
+    except IntegrityError as error:
+        raise RestoreError(f"the database refused the restored rows: {error}") from None

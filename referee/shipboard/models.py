@@ -1,0 +1,1 @@
+"""Shipboard combat: compartments aboard ships, their surfaces, pressure and fuel lines."""

@@ -1,0 +1,1 @@
+"""Terrain and weather: GM-filled terrain rows, geysers, hazards on the map."""

@@ -1,0 +1,1 @@
+"""Registrations of this app with the dashboard, the forms and the effect rules."""
