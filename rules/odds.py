@@ -18,7 +18,7 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from .dice import Dice
+from .dice import Dice, Roll
 from .errors import InputError, OddsError
 from .registry import get
 
@@ -51,6 +51,17 @@ def _group_options(count: int, sides: int) -> tuple[tuple[tuple[int, ...], int, 
     return tuple(options)
 
 
+@functools.lru_cache(maxsize=256)
+def _sum_options(count: int, sides: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    """The distribution of a group's total, for procedures that read only the sum: each
+    option is (one canonical set of dice with that total, num, den)."""
+    by_total: dict[int, list] = {}
+    for values, num, den in _group_options(count, sides):
+        entry = by_total.setdefault(sum(values), [values, 0, den])
+        entry[1] += num
+    return tuple((values, num, den) for values, num, den in by_total.values())
+
+
 @functools.lru_cache(maxsize=1024)
 def _accepted_options(count: int, sides: int, mask: tuple[bool, ...]):
     """The accepted values of a re-rolled group, with their conditional weights."""
@@ -74,13 +85,13 @@ class _EnumeratingDice(Dice):
         self.num = 1
         self.den = 1
 
-    def _draw(self, label, count, sides, accept):
-        options = _group_options(count, sides)
-        if accept is not None:
-            mask = tuple(accept(values) for values, _, _ in options)
-            if not any(mask):
-                raise OddsError(f"the {label} roll can never be accepted")
-            options = _accepted_options(count, sides, mask)
+    def total(self, label: str, count: int, sides: int = 6) -> int:
+        """Only the sum is read: enumerate totals (11 for 2D6) instead of multisets (21)."""
+        values = self._choose(_sum_options(count, sides))
+        self.rolls.append(Roll(label, sides, values))
+        return sum(values)
+
+    def _choose(self, options):
         i = len(self.chosen)
         if self.rng is not None:
             index = self.rng.randrange(len(options))
@@ -92,6 +103,15 @@ class _EnumeratingDice(Dice):
         self.num *= num
         self.den *= den
         return values
+
+    def _draw(self, label, count, sides, accept):
+        options = _group_options(count, sides)
+        if accept is not None:
+            mask = tuple(accept(values) for values, _, _ in options)
+            if not any(mask):
+                raise OddsError(f"the {label} roll can never be accepted")
+            options = _accepted_options(count, sides, mask)
+        return self._choose(options)
 
 
 def hashable(value: Any) -> Hashable:
