@@ -1,0 +1,131 @@
+"""Browser tests: real Chromium, driven by Playwright, against pytest-django's live server.
+
+Every test here is marked ``browser``. Chromium comes from ``REFEREE_CHROMIUM`` (the
+Makefile passes Debian's ``/usr/bin/chromium``); a missing browser is a failure, never a
+skip. The live server needs ``DJANGO_ALLOW_ASYNC_UNSAFE=true``: Playwright's sync API runs
+an event loop in the test's thread, and Django refuses database calls beside one otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+
+from referee.campaigns.demo import DEMO_LOGINS, demo_campaign_load
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+EXPECT_TIMEOUT_MS = 5_000  # what any assertion waits for; the player page polls every second
+
+expect.set_options(timeout=EXPECT_TIMEOUT_MS)
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = os.environ.get("REFEREE_CHROMIUM", "/usr/bin/chromium")
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        pytest.fail(
+            f"Browser tests need Chromium at {path!r} (set REFEREE_CHROMIUM, or run `make chromium` "
+            "/ `apt-get install chromium` as root).",
+            pytrace=False,
+        )
+    if not os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE"):
+        pytest.fail(
+            "Browser tests need DJANGO_ALLOW_ASYNC_UNSAFE=true in the environment (`make test` sets it).",
+            pytrace=False,
+        )
+    return path
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright, chromium_path: str) -> Iterator[Browser]:
+    browser = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def demo(transactional_db, live_server):
+    """The demo campaign in the live server's database (flushed after each test)."""
+    campaign, created = demo_campaign_load()
+    assert created
+    return campaign
+
+
+@pytest.fixture
+def new_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
+    """Fresh, isolated browser contexts (one per person at the table), closed after the test."""
+    contexts: list[BrowserContext] = []
+
+    def make(**options) -> BrowserContext:
+        context = browser.new_context(**options)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def sign_in(live_server, new_context) -> Callable[..., Page]:
+    """``sign_in("gm")``: a new browser context whose user signed in through the login form;
+    returns its page, on the campaign list. ``who`` is a demo login ("gm", "player") or
+    ``(username, password)``; context options (e.g. ``viewport``) pass through."""
+
+    def sign(who: str | tuple[str, str], **context_options) -> Page:
+        username, password = DEMO_LOGINS[who] if isinstance(who, str) else who
+        page = new_context(**context_options).new_page()
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.get_by_label("Username").fill(username)
+        page.get_by_label("Password").fill(password)
+        page.get_by_role("button", name="Sign in").click()
+        expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
+        expect(page.locator(".account .who")).to_have_text(username)
+        return page
+
+    return sign
+
+
+@pytest.fixture
+def campaign_url(live_server, demo) -> str:
+    return f"{live_server.url}/c/{demo.code}/"
+
+
+# Helpers the tests share -------------------------------------------------------------
+
+
+def ship_row(page: Page, name: str):
+    """The dashboard's Ships-panel row whose ship is named exactly ``name``."""
+    return page.locator("#ships-panel tbody tr").filter(has=page.get_by_text(name, exact=True))
+
+
+def mark_page(page: Page) -> None:
+    """Leave a marker in the page's window: it survives HTMX swaps, not a reload."""
+    page.evaluate("window.__noReload = 'still here'")
+
+
+def expect_not_reloaded(page: Page) -> None:
+    assert page.evaluate("window.__noReload") == "still here", f"{page.url} was reloaded"
+
+
+def expect_no_horizontal_scroll(page: Page) -> None:
+    width = page.viewport_size["width"]
+    scroll_width = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= width + 1, f"{page.url} scrolls sideways: {scroll_width}px in a {width}px viewport"
