@@ -4,7 +4,6 @@ import pytest
 from django.urls import reverse
 
 from referee.play import services
-from referee.play.models import LogEntry
 from tests.referee.conftest import htmx
 
 pytestmark = pytest.mark.django_db
