@@ -12,4 +12,6 @@ urlpatterns = [
     path("", include("referee.play.urls")),
     path("", include("referee.play.integrity_urls")),
     path("", include("referee.campaigns.urls")),
+    path("", include("referee.shipboard.urls")),
+    path("", include("referee.logistics.urls")),
 ]
