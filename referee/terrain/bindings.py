@@ -1,0 +1,310 @@
+"""Terrain, weather, heat and fire procedures meet the campaign's hexes, battlefields and units.
+
+Hexes pre-fill terrain and weather (with the GM's rows where the seed prints none);
+units pre-fill piloting, engine hits and jump capability. The changes the campaign
+stores are applied (hex terrain, a geyser's eruption, a unit's heat); a unit's damage,
+fall, destruction or being stuck are not stored, so they stay pending for the GM.
+Every End Phase rolls the geysers of the battlefields in play, GM-only: how long an
+eruption lasts is the GM's secret."""
+
+from __future__ import annotations
+
+from referee.fleet.models import Unit
+from referee.play.bindings import Binding, Context, Role, bind
+from referee.play.end_phase import end_phase_hook
+from referee.play.models import Visibility
+
+from . import catalog
+from .models import Battlefield, Hex
+from .modifiers import magma_hex, read_hex
+
+HEX = Role("hex", Hex, "Hex", targets=("hex",))
+GEYSER = Role("hex", Hex, "Geyser", targets=("hex",), kinds=(True,), kind_field="geyser")
+CLEARABLE = Role(
+    "hex",
+    Hex,
+    "Jungle or ultra-heavy woods hex",
+    targets=("hex",),
+    kinds=catalog.CLEARABLE,
+    kind_field="terrain",
+)
+WHERE = Role("hex", Hex, "Hex the unit is in", required=False)
+FIELD = Role("battlefield", Battlefield, "Battlefield")
+UNIT = Role("unit", Unit, "Unit", targets=("unit",))
+MECH = Role("unit", Unit, "BattleMech", targets=("unit",), kinds=("battlemech",))
+
+
+def _weather(hex_: Hex | None, battlefield: Battlefield | None = None) -> list[str]:
+    if hex_ is not None:
+        return catalog.merge_weather(hex_.battlefield.weather, hex_.weather)
+    return list(battlefield.weather) if battlefield is not None else []
+
+
+# --- terrain.hex_modifiers -------------------------------------------------------------
+
+
+def _unit_type(unit: Unit) -> str | None:
+    """The movement table's unit type, where the unit record tells it (a vehicle's
+    motive type is not recorded: the GM picks wheeled, tracked, hover...)."""
+    if unit.kind == "battlemech":
+        return "battlemech_biped"
+    if unit.kind in ("infantry", "battle_armor"):
+        return "infantry_jump" if unit.jump_mp else "infantry_foot"
+    return None
+
+
+def _hex_prefill(ctx: Context) -> dict:
+    values = {}
+    if (hex_ := ctx.objects.get("hex")) is not None:
+        values.update(read_hex(hex_).inputs)
+    if (unit := ctx.objects.get("unit")) is not None and (unit_type := _unit_type(unit)):
+        values["unit_type"] = unit_type
+    return values
+
+
+bind(
+    Binding(
+        "terrain.hex_modifiers",
+        roles=(HEX, Role("unit", Unit, "Unit entering or fired at", required=False)),
+        label="Hex modifiers",
+        prefill=_hex_prefill,
+    )
+)
+
+
+# --- terrain.clearing ------------------------------------------------------------------
+
+
+def _clearing_prefill(ctx: Context) -> dict:
+    hex_ = ctx.objects.get("hex")
+    return {"terrain": hex_.terrain} if hex_ is not None else {}
+
+
+bind(
+    Binding(
+        "terrain.clearing",
+        roles=(CLEARABLE,),
+        label="Clear jungle or woods",
+        prefill=_clearing_prefill,
+    )
+)
+
+
+# --- terrain.geyser and the End Phase ----------------------------------------------------
+
+
+def _geyser_prefill(ctx: Context) -> dict:
+    hex_ = ctx.objects.get("hex")
+    if hex_ is None:
+        return {}
+    return {
+        "erupting_turns_left": hex_.erupting_turns_left,
+        "volcanic": hex_.volcanic,
+        "eruption_turn_counts": hex_.eruption_turn_counts,
+    }
+
+
+GEYSER_BINDING = bind(
+    Binding(
+        "terrain.geyser",
+        roles=(GEYSER,),
+        label="Geyser (End Phase)",
+        prefill=_geyser_prefill,
+        secret=lambda ctx: True,  # the eruption's length is kept from the players
+    )
+)
+
+
+@end_phase_hook
+def geysers_erupt(*, campaign, actor):
+    """Every geyser on a battlefield in play: dormant ones roll to erupt, erupting ones
+    count down; volcanic ones leave Liquid Magma behind. GM-only until revealed."""
+    from referee.play.services import procedure_resolve
+
+    entries = []
+    geysers = GEYSER.choices(campaign).filter(battlefield__active=True).order_by("battlefield__name", "name")
+    for hex_ in geysers:
+        ctx = Context(campaign=campaign, objects={"hex": hex_})
+        entries.append(
+            procedure_resolve(
+                campaign=campaign,
+                procedure_id=GEYSER_BINDING.procedure_id,
+                inputs=GEYSER_BINDING.initial(ctx),
+                dice=None,
+                actor=actor,
+                subjects={"hex": hex_.code},
+                visibility=Visibility.GM,
+            )
+        )
+    return entries
+
+
+# --- units in terrain --------------------------------------------------------------------
+
+MAGMA_UNIT_TYPES = {"battlemech": "battlemech", "infantry": "infantry", "battle_armor": "infantry"}
+
+
+def _magma_prefill(ctx: Context) -> dict:
+    values = {}
+    if (unit := ctx.objects.get("unit")) is not None:
+        if unit.kind in MAGMA_UNIT_TYPES:
+            values["unit_type"] = MAGMA_UNIT_TYPES[unit.kind]
+        if unit.kind == "battlemech":
+            values["psr_tn"] = unit.piloting
+    if (hex_ := ctx.objects.get("hex")) is not None:
+        values["start_hex"] = magma_hex(hex_)
+    return values
+
+
+bind(
+    Binding(
+        "terrain.magma",
+        roles=(UNIT, Role("hex", Hex, "Hex it starts in", required=False)),
+        label="Magma",
+        prefill=_magma_prefill,
+    )
+)
+
+
+def _bog_terrain(hex_: Hex) -> str | None:
+    if hex_.terrain in catalog.BOG_TERRAIN:
+        return hex_.terrain
+    if hex_.volcanic and hex_.erupting:
+        return "liquid_magma"
+    return next((c for c in catalog.BOG_CONDITIONS if c in hex_.conditions), None)
+
+
+def _bog_prefill(ctx: Context) -> dict:
+    values = {}
+    if (unit := ctx.objects.get("unit")) is not None:
+        values.update(piloting=unit.piloting, jump_capable=unit.jump_mp > 0)
+    if (hex_ := ctx.objects.get("hex")) is not None and (terrain := _bog_terrain(hex_)):
+        values["terrain"] = terrain
+    return values
+
+
+bind(
+    Binding(
+        "terrain.bog_down",
+        roles=(UNIT, WHERE),
+        label="Bog down",
+        prefill=_bog_prefill,
+    )
+)
+
+
+def _careful_prefill(ctx: Context) -> dict:
+    values = {}
+    if (unit := ctx.objects.get("unit")) is not None:
+        values.update(
+            unit_kind="battlemech" if unit.kind == "battlemech" else "vehicle", psr_tn=unit.piloting
+        )
+    if (hex_ := ctx.objects.get("hex")) is not None:
+        values.update(fog="fog" in _weather(hex_), ice="ice" in hex_.conditions)
+    return values
+
+
+bind(
+    Binding(
+        "terrain.careful_movement",
+        roles=(
+            Role("unit", Unit, "Unit moving carefully", targets=("unit",), kinds=("battlemech", "vehicle")),
+            WHERE,
+        ),
+        label="Careful movement",
+        prefill=_careful_prefill,
+    )
+)
+
+
+# --- weather -----------------------------------------------------------------------------
+
+
+def _earthquake_prefill(ctx: Context) -> dict:
+    values = {}
+    if (unit := ctx.objects.get("unit")) is not None:
+        values["psr_tn"] = unit.piloting
+    battlefield = ctx.objects.get("battlefield")
+    if battlefield is not None and battlefield.earthquake:
+        values["strength"] = battlefield.earthquake
+    return values
+
+
+bind(
+    Binding(
+        "weather.earthquake",
+        roles=(MECH, Role("battlefield", Battlefield, "Battlefield shaking", required=False)),
+        label="Earthquake PSR",
+        prefill=_earthquake_prefill,
+    )
+)
+
+
+def _missile_prefill(ctx: Context) -> dict:
+    weather = _weather(None, ctx.objects.get("battlefield"))
+    wind = "high" if "wind_high" in weather else "moderate" if "wind_moderate" in weather else "none"
+    return {"wind": wind, "blizzard": "blizzard" in weather}
+
+
+bind(
+    Binding(
+        "weather.missile_hits_modifier",
+        roles=(FIELD,),
+        label="Missile hits in wind",
+        prefill=_missile_prefill,
+    )
+)
+
+
+# --- heat and fire -------------------------------------------------------------------------
+
+
+def _heat_prefill(ctx: Context) -> dict:
+    """Engine hits from the unit; temperature and the GM's weather heat rows from its hex.
+    Magma heat is left out: terrain.magma puts it on the unit itself."""
+    values = {}
+    if (unit := ctx.objects.get("unit")) is not None:
+        if unit.engine_type == "fusion":
+            values["fusion_engine_hits"] = min(2, unit.engine_hits)
+        else:
+            values["ice_engine_hits"] = unit.engine_hits
+    if (hex_ := ctx.objects.get("hex")) is not None:
+        values["ambient_c"] = hex_.battlefield.ambient_c
+        values["other_heat"] = read_hex(hex_).other_heat
+    return values
+
+
+bind(
+    Binding(
+        "heat.expanded",
+        roles=(Role("unit", Unit, "'Mech", targets=("unit",), kinds=("battlemech",)), WHERE),
+        label="Heat Phase",
+        prefill=_heat_prefill,
+    )
+)
+
+FIRE_WEATHER = {
+    "rain_light": "rain",
+    "rain_heavy": "rain",
+    "fog": "thick_fog",
+    "heavy_snowfall": "falling_snow",
+    "blizzard": "blizzard",
+    "wind_high": "high_winds",
+}
+
+
+def _fire_prefill(ctx: Context) -> dict:
+    hex_ = ctx.objects.get("hex")
+    if hex_ is None:
+        return {}
+    return {"weather": list(dict.fromkeys(FIRE_WEATHER[w] for w in _weather(hex_) if w in FIRE_WEATHER))}
+
+
+bind(
+    Binding(
+        "fire.intentional",
+        roles=(Role("hex", Hex, "Hex set alight"),),
+        label="Intentional fire",
+        prefill=_fire_prefill,
+    )
+)
