@@ -14,4 +14,6 @@ urlpatterns = [
     path("", include("referee.campaigns.urls")),
     path("", include("referee.shipboard.urls")),
     path("", include("referee.logistics.urls")),
+    path("", include("referee.terrain.urls")),
+    path("", include("referee.boobytraps.urls")),
 ]
