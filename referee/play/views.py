@@ -15,7 +15,7 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 
 import rules
 from referee.campaigns.access import gm_view, member_view
-from referee.campaigns.models import Campaign, Membership
+from referee.campaigns.models import Campaign
 
 from . import bindings, exports, services
 from .forms import ProcedureForm
@@ -343,12 +343,7 @@ def status_poll(request: HttpRequest, campaign: Campaign, role: str) -> HttpResp
     """Players' live status: 204 when nothing changed since version ``v`` (one indexed
     query beyond authentication), else the refreshed panel."""
     version = request.GET.get("v", "")
-    current = (
-        Membership.objects.filter(campaign=campaign, user=request.user)
-        .values_list("campaign__state_version", flat=True)
-        .first()
-    )
-    if version == str(current):
+    if version == str(campaign.state_version):  # read with the membership, in the one query
         return HttpResponse(status=204)
     from referee.campaigns.views import player_context
 
