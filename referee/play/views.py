@@ -312,12 +312,12 @@ def clock_advance(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             reason=request.POST.get("reason", "")[:120],
             actor=request.user,
         )
+    except services.PlayError as error:  # a ValueError too, so it must come first
+        return _turn_panel(request, campaign, error=str(error), status=422)
     except (ValueError, KeyError):
         return _turn_panel(
             request, campaign, error="Enter a whole number of minutes, hours or days.", status=422
         )
-    except services.PlayError as error:
-        return _turn_panel(request, campaign, error=str(error), status=422)
     return _turn_panel(request, campaign)
 
 
