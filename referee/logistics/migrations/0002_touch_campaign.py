@@ -1,0 +1,20 @@
+from django.db import migrations
+
+TABLES = ["logistics_shipstores", "logistics_unitrefit", "logistics_charactersheet"]
+
+
+class Migration(migrations.Migration):
+    """Stores, refits and character sheets count as campaign state for players' change counter."""
+
+    dependencies = [("logistics", "0001_initial"), ("play", "0003_markers_touch_campaign")]
+
+    operations = [
+        migrations.RunSQL(
+            "\n".join(
+                f"CREATE TRIGGER {t}_touch_campaign AFTER INSERT OR UPDATE OR DELETE ON {t} "
+                "FOR EACH ROW EXECUTE FUNCTION referee_touch_campaign();"
+                for t in TABLES
+            ),
+            "\n".join(f"DROP TRIGGER IF EXISTS {t}_touch_campaign ON {t};" for t in TABLES),
+        )
+    ]
