@@ -1,0 +1,200 @@
+"""The GM's compartment page: its state, its surfaces with their capacity, and the
+shot's steps pre-filled from them."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django_htmx.http import reswap, retarget, trigger_client_event
+
+from referee.campaigns.access import gm_view
+from referee.campaigns.models import Campaign
+from referee.play.services import PlayError
+from rules.tables import shipboard as tables
+
+from . import services
+from .forms import CompartmentForm, SurfaceForm
+from .models import Compartment, Surface
+
+PAGE = "shipboard/compartment.html"
+
+
+def _compartment(campaign: Campaign, code) -> Compartment:
+    return get_object_or_404(Compartment.objects.in_campaign(campaign), code=code)
+
+
+def _surface(campaign: Campaign, code) -> Surface:
+    return get_object_or_404(Surface.objects.in_campaign(campaign), code=code)
+
+
+def _play(campaign: Campaign, procedure_id: str, **subjects) -> str:
+    query = urlencode({k: v.code for k, v in subjects.items() if v is not None})
+    return reverse("play:procedure", args=[campaign.code, procedure_id]) + f"?{query}"
+
+
+def _steps(campaign: Campaign, compartment: Compartment) -> list[tuple[str, str]]:
+    """The compartment's procedures, pre-filled from it."""
+    return [
+        ("Missed shot", _play(campaign, "shipboard.missed_shot", compartment=compartment)),
+        ("Critical hit check", _play(campaign, "shipboard.bulkhead_critical", compartment=compartment)),
+        ("Decompression", _play(campaign, "shipboard.decompression", compartment=compartment)),
+        ("Weapon fired near leaking fuel", _play(campaign, "shipboard.fuel_leak", compartment=compartment)),
+    ]
+
+
+def _surface_steps(campaign: Campaign, compartment: Compartment, surface: Surface) -> list[tuple[str, str]]:
+    steps = [("Shot hits it", _play(campaign, "shipboard.bulkhead_hit", struck_surface=surface))]
+    if surface.column:
+        steps.append(
+            (
+                "Critical hit check",
+                _play(
+                    campaign,
+                    "shipboard.bulkhead_critical",
+                    compartment=compartment,
+                    pierced_bulkhead=surface,
+                ),
+            )
+        )
+    steps.append(("Ricochet off it", _play(campaign, "shipboard.ricochet", from_surface=surface)))
+    if surface.surface_type in tables.DAMAGE_CAPACITIES:
+        steps.append(
+            ("A missed ricochet hits it", _play(campaign, "shipboard.ricochet", struck_surface=surface))
+        )
+    return steps
+
+
+def _context(campaign: Campaign, compartment: Compartment, **extra) -> dict:
+    surfaces = list(compartment.surfaces.all())
+    for surface in surfaces:
+        surface.steps = _surface_steps(campaign, compartment, surface)
+    return {
+        "campaign": campaign,
+        "compartment": compartment,
+        "surfaces": surfaces,
+        "steps": _steps(campaign, compartment),
+        "table": [(key, row) for key, row in tables.DAMAGE_CAPACITIES.items()],
+        **extra,
+    }
+
+
+def _panel(request: HttpRequest, campaign, compartment, partial: str, status: int = 200, **extra):
+    if not request.htmx:
+        for error in (extra.get("state_error"), extra.get("surfaces_error")):
+            if error:
+                messages.error(request, error)
+        return redirect("shipboard:compartment", code=campaign.code, compartment_code=compartment.code)
+    response = render(request, f"{PAGE}#{partial}", _context(campaign, compartment, **extra), status=status)
+    return response if status >= 400 else trigger_client_event(response, "campaign-changed")
+
+
+@gm_view("GET")
+def compartment_detail(request: HttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
+    compartment = _compartment(campaign, compartment_code)
+    return render(request, PAGE, _context(campaign, compartment))
+
+
+def _form(request, campaign, compartment, form, *, title: str, action: str, target: str, status=200):
+    context = {
+        "campaign": campaign,
+        "compartment": compartment,
+        "form": form,
+        "title": title,
+        "action": action,
+        "target": target,
+    }
+    if not request.htmx:
+        return render(request, "shipboard/form.html", context, status=status)
+    response = render(request, "shipboard/form.html#form", context, status=status)
+    return reswap(retarget(response, "#form-slot"), "outerHTML")
+
+
+@gm_view("GET", "POST")
+def compartment_edit(request: HttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
+    compartment = _compartment(campaign, compartment_code)
+    form = CompartmentForm(request.POST or None, instance=compartment, campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        return _panel(request, campaign, compartment, "state-panel")
+    return _form(
+        request,
+        campaign,
+        compartment,
+        form,
+        title=f"Edit {compartment}",
+        action=reverse("shipboard:compartment-edit", args=[campaign.code, compartment.code]),
+        target="#state-panel",
+        status=422 if request.method == "POST" else 200,
+    )
+
+
+@gm_view("POST")
+def breach_seal(request: HttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
+    compartment = _compartment(campaign, compartment_code)
+    try:
+        services.compartment_breach_seal(compartment=compartment, actor=request.user)
+    except PlayError as error:
+        return _panel(request, campaign, compartment, "state-panel", status=409, state_error=str(error))
+    compartment.refresh_from_db()
+    return _panel(request, campaign, compartment, "state-panel")
+
+
+@gm_view("POST")
+def surface_add(request: HttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
+    compartment = _compartment(campaign, compartment_code)
+    try:
+        services.surface_add(compartment=compartment, surface_type=request.POST.get("surface_type", ""))
+    except PlayError as error:
+        return _panel(request, campaign, compartment, "surfaces-panel", status=422, surfaces_error=str(error))
+    return _panel(request, campaign, compartment, "surfaces-panel")
+
+
+@gm_view("GET", "POST")
+def surface_create(request: HttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
+    compartment = _compartment(campaign, compartment_code)
+    form = SurfaceForm(request.POST or None, compartment=compartment)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        return _panel(request, campaign, compartment, "surfaces-panel")
+    return _form(
+        request,
+        campaign,
+        compartment,
+        form,
+        title=f"New surface in {compartment}",
+        action=reverse("shipboard:surface-create", args=[campaign.code, compartment.code]),
+        target="#surfaces-panel",
+        status=422 if request.method == "POST" else 200,
+    )
+
+
+@gm_view("GET", "POST")
+def surface_edit(request: HttpRequest, campaign: Campaign, surface_code) -> HttpResponse:
+    surface = _surface(campaign, surface_code)
+    compartment = surface.compartment
+    form = SurfaceForm(request.POST or None, instance=surface, compartment=compartment)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        return _panel(request, campaign, compartment, "surfaces-panel")
+    return _form(
+        request,
+        campaign,
+        compartment,
+        form,
+        title=f"Edit {surface}",
+        action=reverse("shipboard:surface-edit", args=[campaign.code, surface.code]),
+        target="#surfaces-panel",
+        status=422 if request.method == "POST" else 200,
+    )
+
+
+@gm_view("POST")
+def surface_delete(request: HttpRequest, campaign: Campaign, surface_code) -> HttpResponse:
+    surface = _surface(campaign, surface_code)
+    compartment = surface.compartment
+    surface.delete()
+    return _panel(request, campaign, compartment, "surfaces-panel")
