@@ -125,7 +125,41 @@ def expect_not_reloaded(page: Page) -> None:
     assert page.evaluate("window.__noReload") == "still here", f"{page.url} was reloaded"
 
 
-def expect_no_horizontal_scroll(page: Page) -> None:
+OVERFLOWING = """(width) => {
+  const clipped = (el) => {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (["auto", "scroll", "hidden", "clip"].includes(getComputedStyle(p).overflowX)) return true;
+    }
+    return false;
+  };
+  const wide = [...document.body.querySelectorAll("*")].filter(
+    (el) => el.getBoundingClientRect().right > width + 1 && !clipped(el)
+  );
+  // The innermost culprits: elements none of whose children stick out themselves.
+  return wide
+    .filter((el) => !wide.some((other) => other !== el && el.contains(other)))
+    .slice(0, 3)
+    .map((el) => {
+      const panel = el.closest("section[id], article[id]");
+      const text = (el.innerText || "").trim().replace(/\\s+/g, " ").slice(0, 60);
+      return `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} "${text}"` +
+        ` (right edge ${Math.round(el.getBoundingClientRect().right)}px` +
+        `${panel ? ", in #" + panel.id : ""})`;
+    });
+}"""
+
+
+def horizontal_overflow(page: Page) -> str | None:
+    """None when the page fits its viewport's width, else what sticks out (the body scrolls
+    sideways); tables inside their own scrolling box are fine."""
     width = page.viewport_size["width"]
     scroll_width = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll_width <= width + 1, f"{page.url} scrolls sideways: {scroll_width}px in a {width}px viewport"
+    if scroll_width <= width + 1:
+        return None
+    culprits = "; ".join(page.evaluate(OVERFLOWING, width))
+    return f"{page.url} is {scroll_width}px wide in a {width}px viewport: {culprits}"
+
+
+def expect_no_horizontal_scroll(page: Page) -> None:
+    problem = horizontal_overflow(page)
+    assert problem is None, problem
