@@ -193,14 +193,16 @@ def _terrain_after(ctx: Context, outcome, recorder) -> None:
     trap = _trap(ctx)
     if trap is None:
         return
-    if outcome.result["pursue_terrain"]:
+    if outcome.inputs["passes_through"]:
+        # Through inter-sector terrain: it ignores such terrain from the next turn on [A14],
+        # so a terrain chase ends here and it goes straight on until something is detected.
+        if outcome.result["pursue_terrain"] or trap.target_kind == TargetKind.TERRAIN:
+            recorder.set(trap, "target", "")
+            recorder.set(trap, "target_kind", TargetKind.NONE.value)
+            recorder.set(trap, "course", Course.STRAIGHT.value)
+    elif outcome.result["pursue_terrain"]:
         recorder.set(trap, "course", Course.PURSUIT.value)
         recorder.set(trap, "target_kind", TargetKind.TERRAIN.value)
-    elif outcome.inputs["passes_through"] and trap.target_kind == TargetKind.TERRAIN:
-        # Through the terrain it was chasing: it is done with it, and goes straight on.
-        recorder.set(trap, "target", "")
-        recorder.set(trap, "target_kind", TargetKind.NONE.value)
-        recorder.set(trap, "course", Course.STRAIGHT.value)
 
 
 TERRAIN = bind(

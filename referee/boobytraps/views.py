@@ -21,6 +21,11 @@ from .models import BoobyTrap, WeaponChart, printed_torpedo_chart
 from .registry import PANEL_TEMPLATE, panel_context
 
 
+def _posted(request: HttpRequest):
+    """The POST data on a POST (even an empty one, so it is validated), else None."""
+    return request.POST if request.method == "POST" else None
+
+
 def _panel(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     if not request.htmx:
         return redirect("campaigns:detail", code=campaign.code)
@@ -42,7 +47,7 @@ def chart_create(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     if request.GET.get("start") != "blank":
         start.entries = printed_torpedo_chart()  # IR107.332: "use this chart or make your own"
         start.name = "Torpedo-hit chart"
-    form = WeaponChartForm(request.POST or None, instance=start, campaign=campaign)
+    form = WeaponChartForm(_posted(request), instance=start, campaign=campaign)
     if request.method == "POST":
         if form.is_valid():
             form.save()
@@ -54,7 +59,7 @@ def chart_create(request: HttpRequest, campaign: Campaign) -> HttpResponse:
 @gm_view("GET", "POST")
 def chart_edit(request: HttpRequest, campaign: Campaign, chart_code) -> HttpResponse:
     chart = get_object_or_404(WeaponChart.objects.in_campaign(campaign), code=chart_code)
-    form = WeaponChartForm(request.POST or None, instance=chart, campaign=campaign)
+    form = WeaponChartForm(_posted(request), instance=chart, campaign=campaign)
     if request.method == "POST":
         if form.is_valid():
             form.save()
@@ -97,7 +102,7 @@ def _last_units(campaign: Campaign, trap: BoobyTrap) -> dict:
 def trap_pursuit(request: HttpRequest, campaign: Campaign, trap_code) -> HttpResponse:
     trap = get_object_or_404(BoobyTrap.objects.in_campaign(campaign), code=trap_code)
     last = _last_units(campaign, trap)
-    form = PursuitForm(request.POST or None, campaign=campaign, trap=trap, last_units=last)
+    form = PursuitForm(_posted(request), campaign=campaign, trap=trap, last_units=last)
     context = {"campaign": campaign, "trap": trap, "form": form, "entries": [], "role": "gm"}
     if request.method == "GET":
         return render(request, "boobytraps/pursuit.html", context)
