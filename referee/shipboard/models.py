@@ -90,6 +90,10 @@ class Compartment(CampaignObject):
     def __str__(self) -> str:
         return f"{self.ship.name} · {self.name}"
 
+    @classmethod
+    def player_visible(cls) -> Q:
+        return Q(ship__shared=True)
+
     @property
     def pressure_pct(self) -> float:
         return min(100.0, 100 * self.pressure_pa / STANDARD_PRESSURE_PA)
@@ -183,6 +187,10 @@ class Surface(CampaignObject):
 
     def __str__(self) -> str:
         return f"{self.compartment} · {self.name}"
+
+    @classmethod
+    def player_visible(cls) -> Q:
+        return Q(compartment__ship__shared=True)
 
     @property
     def row(self) -> tables.SurfaceRow | None:

@@ -264,3 +264,37 @@ class TestDashboard:
             **htmx(),
         )
         assert response.status_code == 422 and "already has a compartment" in response.text
+
+
+class TestBackup:
+    def test_a_damaged_compartment_survives_backup_and_restore(self, cast, corridor):
+        from referee.play import backup
+
+        Compartment.objects.filter(pk=corridor.pk).update(
+            pressure_pa=30_000, breach_points=2, lights_damaged=True
+        )
+        SurfaceFactory(compartment=corridor, name="Door", capacity_left=-6)
+        document = backup.backup_document(cast.campaign)
+        cast.campaign.delete()
+        assert not Surface.objects.exists()
+        restored, _ = backup.restore(document)
+        compartment = Compartment.objects.get(campaign=restored)
+        assert compartment.code == corridor.code and compartment.ship.code == corridor.ship.code
+        assert (compartment.pressure_pa, compartment.breach_points, compartment.lights_damaged) == (
+            30_000,
+            2,
+            True,
+        )
+        door = compartment.surfaces.get()
+        assert door.capacity_left == -6 and door.destroyed is True
+
+
+def test_players_may_read_only_the_compartments_of_shared_ships(cast):
+    shared = CompartmentFactory(campaign=cast.campaign, ship=ShipFactory(campaign=cast.campaign, shared=True))
+    hidden = CompartmentFactory(campaign=cast.campaign)
+    SurfaceFactory(compartment=shared, name="Open door")
+    SurfaceFactory(compartment=hidden, name="Secret door")
+    assert list(Compartment.objects.in_campaign(cast.campaign).visible_to("player")) == [shared]
+    assert [s.name for s in Surface.objects.in_campaign(cast.campaign).visible_to("player")] == ["Open door"]
+    assert Compartment.objects.in_campaign(cast.campaign).visible_to("gm").count() == 2
+    assert not Compartment.objects.in_campaign(cast.campaign).visible_to(None).exists()
