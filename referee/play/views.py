@@ -239,7 +239,11 @@ def procedure_odds(request: HttpRequest, campaign: Campaign, procedure_id: str) 
 @member_view("GET")
 def entry_detail(request: HttpRequest, campaign: Campaign, role: str, seq: int) -> HttpResponse:
     entry = get_object_or_404(LogEntry.objects.in_campaign(campaign).visible_to(role), seq=seq)
-    return render(request, "play/entry.html", {"campaign": campaign, "entry": entry, "role": role})
+    context = {"campaign": campaign, "entry": entry, "role": role}
+    if request.htmx:  # a live result card refreshing itself (e.g. after an undo)
+        context["card_prefix"] = "result-" if request.GET.get("prefix") == "result-" else ""
+        return render(request, "play/entry.html#entry-card", context)
+    return render(request, "play/entry.html", context)
 
 
 def log_page(campaign: Campaign, role: str, page: str | int | None):

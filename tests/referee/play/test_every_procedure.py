@@ -26,25 +26,53 @@ def form_value(value):
     return str(value)
 
 
+def build(model, campaign, **values):
+    """A minimal valid record of any model a campaign keeps: required fields get their
+    first choice or a plain value; required relations are built the same way."""
+    from django.db import models as m
+
+    for field in model._meta.concrete_fields:
+        if field.name in values or field.primary_key or field.has_default() or field.null:
+            continue
+        if field.name == "campaign":
+            values["campaign"] = campaign
+        elif isinstance(field, m.ForeignKey):
+            values[field.name] = build(field.related_model, campaign)
+        elif field.choices:
+            values[field.name] = field.choices[0][0]
+        elif isinstance(field, (m.CharField, m.TextField)):
+            values[field.name] = "x" if not field.blank else ""
+        elif isinstance(field, (m.IntegerField, m.FloatField)):
+            values[field.name] = 1
+        elif isinstance(field, m.BooleanField):
+            values[field.name] = False
+        elif isinstance(field, m.JSONField):
+            values[field.name] = {}
+    return model.objects.create(**values)
+
+
 def subject_for(role, campaign):
     """A campaign object that can fill this role."""
     kind = role.kinds[0] if role.kinds else None
+    extra = {role.kind_field: kind} if kind is not None else {}
     if role.model is Ship:
-        return ShipFactory(campaign=campaign, kind=kind or "jumpship", fighters=6, heat_sinks=10)
+        return ShipFactory(campaign=campaign, fighters=6, heat_sinks=10, **({"kind": "jumpship"} | extra))
     if role.model is Unit:
-        return UnitFactory(campaign=campaign, kind=kind or "battlemech")
+        return UnitFactory(campaign=campaign, **({"kind": "battlemech"} | extra))
     if role.model is Character:
-        return CharacterFactory(campaign=campaign, **({role.kind_field: kind} if kind else {}))
+        return CharacterFactory(campaign=campaign, **extra)
     if role.model is Marker:
-        ship = ShipFactory(campaign=campaign)
-        return Marker.objects.create(campaign=campaign, name="m", kind=kind, ship=ship)
-    raise AssertionError(role)
+        return Marker.objects.create(
+            campaign=campaign, name="m", ship=ShipFactory(campaign=campaign), **extra
+        )
+    return build(role.model, campaign, **extra)
 
 
 def post_data(procedure, binding, campaign) -> dict:
     data = {"visibility": "everyone", "action": "roll", "dice": ""}
     for role in binding.roles:
-        data[role.name] = str(subject_for(role, campaign).code)
+        if role.required:  # optional roles only pre-fill; the example inputs stand alone
+            data[role.name] = str(subject_for(role, campaign).code)
     values = {i.name: i.default for i in procedure.contract.inputs if not i.required}
     values.update(procedure.example)
     for name, value in values.items():
