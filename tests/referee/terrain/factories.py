@@ -33,3 +33,16 @@ class TerrainRowFactory(factory.django.DjangoModelFactory):
     key = "heavy_jungle"
     name = "Heavy jungle"
     kind = "base"
+
+
+def subject_for(role, campaign):
+    """A terrain record that can fill a binding's role (hex, geyser, clearable hex, battlefield).
+
+    For tests that walk every binding, such as tests/referee/play/test_every_procedure.py."""
+    if role.model is Battlefield:
+        return BattlefieldFactory(campaign=campaign)
+    if role.model is Hex:
+        kind = role.kinds[0] if role.kinds else None
+        values = {role.kind_field: kind} if kind is not None else {}
+        return HexFactory(battlefield=BattlefieldFactory(campaign=campaign), campaign=campaign, **values)
+    raise LookupError(f"not a terrain role: {role}")

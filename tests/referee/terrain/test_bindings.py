@@ -8,12 +8,13 @@ import re
 import pytest
 from django.urls import reverse
 
+from referee.fleet.models import Unit
 from referee.play import bindings, services
 from referee.play.bindings import Context
 from referee.play.models import LogEntry
 from tests.factories import UnitFactory
 from tests.referee.conftest import htmx
-from tests.referee.terrain.factories import BattlefieldFactory, HexFactory, TerrainRowFactory
+from tests.referee.terrain.factories import BattlefieldFactory, HexFactory, TerrainRowFactory, subject_for
 
 pytestmark = pytest.mark.django_db
 
@@ -396,24 +397,17 @@ class TestEveryBindingRuns:
         ],
     )
     def test_its_page_opens_for_its_records_and_its_example_resolves_from_the_browser(
-        self, cast, field, procedure_id
+        self, cast, procedure_id
     ):
         binding = bindings.get(procedure_id)
         assert binding.roles, "every terrain procedure is bound to campaign state"
         subjects = {}
         for role in binding.roles:
-            if role.model.__name__ == "Hex":
-                subjects[role.name] = hex_on(
-                    field,
-                    terrain=role.kinds[0] if role.kind_field == "terrain" else "clear",
-                    geyser=role.kind_field == "geyser",
-                )
-            elif role.model.__name__ == "Battlefield":
-                subjects[role.name] = field
+            if role.model is Unit:
+                kind = (role.kinds or ("battlemech",))[0]
+                subjects[role.name] = UnitFactory(campaign=cast.campaign, kind=kind)
             else:
-                subjects[role.name] = UnitFactory(
-                    campaign=cast.campaign, kind=(role.kinds or ("battlemech",))[0]
-                )
+                subjects[role.name] = subject_for(role, cast.campaign)
         client = cast.client("gm")
         url = reverse("play:procedure", args=[cast.campaign.code, procedure_id])
         assert (
