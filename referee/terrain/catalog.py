@@ -47,10 +47,10 @@ ENGINE_WEATHER = {
     "fire": "Fire",
     "fog": "Fog",
     "heavy_snowfall": "Heavy snowfall",
-    "rain_light": "Rain, light",
-    "rain_heavy": "Rain, heavy",
-    "wind_moderate": "Wind, moderate",
-    "wind_high": "Wind, high",
+    "rain_light": "Light rain",
+    "rain_heavy": "Heavy rain",
+    "wind_moderate": "Moderate wind",
+    "wind_high": "High wind",
 }
 EXCLUSIVE_WEATHER = engine.EXCLUSIVE_WEATHER
 assert set(ENGINE_BASE) == set(engine.BASE_ROWS)
@@ -128,12 +128,8 @@ SEED_ROWS = {
             "weather",
             "Heavy Snowfall reduces heat 'as shown in the table', which has no such row [A9]",
         ),
-        SeedRow(
-            "rain_light", "Rain, light", "weather", "Rainfall reduces heat; the heat row is missing [A9]"
-        ),
-        SeedRow(
-            "rain_heavy", "Rain, heavy", "weather", "Rainfall reduces heat; the heat row is missing [A9]"
-        ),
+        SeedRow("rain_light", "Light rain", "weather", "Rainfall reduces heat; the heat row is missing [A9]"),
+        SeedRow("rain_heavy", "Heavy rain", "weather", "Rainfall reduces heat; the heat row is missing [A9]"),
     )
 }
 

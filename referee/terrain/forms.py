@@ -42,10 +42,10 @@ class TerrainRowForm(CampaignScopedForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["key"].widget.attrs["list"] = "terrain-row-keys"
-        named = ", ".join(catalog.SEED_ROWS)
-        self.fields[
-            "key"
-        ].help_text = f"Rows the seed names but does not print: {named}; or a key of your own."
+        self.fields["key"].help_text = (
+            "A row the seed leaves to you (heavy_jungle, magma_crust, swamp, rain_heavy... as you type), "
+            "or a key of your own."
+        )
         self.fields["mp_cost"].help_text += " Leave blank while you have not ruled on it."
 
     def clean_key(self) -> str:

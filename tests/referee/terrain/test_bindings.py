@@ -226,7 +226,7 @@ class TestHeat:
         field.weather = ["rain_heavy"]
         field.save()
         TerrainRowFactory(
-            campaign=cast.campaign, key="rain_heavy", name="Rain, heavy", kind="weather", heat=-1
+            campaign=cast.campaign, key="rain_heavy", name="Heavy rain", kind="weather", heat=-1
         )
         hex_ = hex_on(field)
         mech = UnitFactory(campaign=cast.campaign, kind="battlemech", engine_hits=1, heat=4)

@@ -87,7 +87,7 @@ class TestBattlefield:
 
     def test_light_and_heavy_rain_cannot_fall_together(self):
         field = BattlefieldFactory.build(campaign=CampaignFactory(), weather=["rain_light", "rain_heavy"])
-        assert messages(field)["weather"] == ["Choose Rain, light or Rain, heavy, not both."]
+        assert messages(field)["weather"] == ["Choose Light rain or Heavy rain, not both."]
 
     def test_unknown_weather_is_named(self):
         field = BattlefieldFactory.build(campaign=CampaignFactory(), weather=["hail"])
