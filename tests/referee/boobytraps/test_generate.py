@@ -167,6 +167,15 @@ class TestRefusals:
         assert trap.speed is None
         assert not LogEntry.objects.filter(procedure=GENERATE).exists()
 
+    def test_a_chart_of_the_wrong_type_on_the_trap_is_refused(self, cast, year_150, drone_chart):
+        trap = BoobyTrapFactory(campaign=cast.campaign)
+        BoobyTrap.objects.filter(pk=trap.pk).update(torp_chart=drone_chart)  # past the form's check
+        trap.refresh_from_db()
+        response = generate(cast, trap, [3, 4, 1, 1, 6, 6, 1, 1])
+        assert response.status_code == 422
+        assert "Our drones is a drone-hit chart, not a torpedo-hit chart." in html.unescape(response.text)
+        assert BoobyTrap.objects.get(pk=trap.pk).speed is None
+
     def test_a_chart_with_no_one_space_weapon_is_refused(self, cast, year_150):
         import json
 
