@@ -93,6 +93,9 @@ class ShipStores(CampaignObject):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.ship.name}'s stores"  # follows a renamed ship, in forms and the log
+
     @classmethod
     def player_visible(cls) -> Q:
         return Q(ship__shared=True)
@@ -215,6 +218,9 @@ class UnitRefit(CampaignObject):
                 condition=Q(tech_base__in=[t.value for t in TechBase]), name="refit_tech_base_valid"
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.unit.name} (refit)"  # follows a renamed unit, in forms and the log
 
     @classmethod
     def player_visible(cls) -> Q:

@@ -86,8 +86,19 @@ def refits_context(campaign: Campaign) -> dict:
 
 
 def recruits_context(campaign: Campaign) -> dict:
-    sheets = CharacterSheet.objects.in_campaign(campaign).select_related("character", "character__unit")
-    return {"sheets": list(sheets), "units": list(Unit.objects.in_campaign(campaign))}
+    from rules.tables.characters import TEMPLATES
+
+    sheets = list(CharacterSheet.objects.in_campaign(campaign).select_related("character", "character__unit"))
+    for s in sheets:
+        # The database keeps JSON keys in its own order; show them in the printed one.
+        printed = TEMPLATES.get(s.template, {})
+        for part in ("attributes", "characteristics"):
+            values = s.sheet.get(part, {})
+            order = [k for k in printed.get(part, {}) if k in values] + sorted(
+                set(values) - set(printed.get(part, {}))
+            )
+            setattr(s, part, [(k, values[k]) for k in order])
+    return {"sheets": sheets, "units": list(Unit.objects.in_campaign(campaign))}
 
 
 register_panel(Panel("supplies", "logistics/panel.html#supplies-panel", supplies_context, order=40))

@@ -46,6 +46,9 @@ class TestExplorerMechWarrior:
         page = client.get(response["Location"]).text
         assert "Explorer MechWarrior joins the campaign" in page
         assert "Gunnery/BattleMech 3 (5+)" in page and "Well-Equipped (2 pt)" in page
+        # In the printed order, whatever order the database keeps the JSON keys in.
+        assert "BLD 4 (8+), REF 5 (7+), INT 5 (7+), LRN 5 (7+), CHA 3 (9+)." in page
+        assert "Athletic 9+, Physical 8+, Mental 8+, Social 10+." in page
 
     def test_the_template_itself_is_not_changed_by_a_recruit(self, cast):
         cast.client("gm").post(recruit_url(cast))
