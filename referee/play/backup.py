@@ -26,6 +26,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.exceptions import FieldDoesNotExist
 from django.db import IntegrityError, connection, models, transaction
+from django.db.models import F
 from django.db.models.fields import AutoFieldMixin
 from django.utils import timezone
 from django.utils.duration import duration_iso_string
@@ -353,6 +354,8 @@ def _restore(document: dict) -> tuple[Campaign, list[str]]:
     for row, pk in zip(log_rows, log_ids, strict=True):
         keys.add(LogEntry, row["seq"], pk)
 
+    if log_rows:
+        _log_touch_trigger(enabled=False)
     _insert(Campaign, [campaign])
     for model, rows, ids in tables:
         fk = _campaign_fk(model)
@@ -363,6 +366,10 @@ def _restore(document: dict) -> tuple[Campaign, list[str]]:
         _insert(model, objs)
 
     _restore_log(log_rows, log_ids, keys, campaign)
+    if log_rows:
+        _log_touch_trigger(enabled=True)
+        # The one touch the log rows did not make: players' pages see a new version.
+        Campaign.objects.filter(pk=campaign.pk).update(state_version=F("state_version"))
     report = integrity.verify_campaign(campaign)
     if not report.holds:
         raise RestoreError(f"the restored log does not verify: {report.message()}")
@@ -380,27 +387,29 @@ def _natural_key_or_none(model: type[models.Model]) -> str | None:
         return None
 
 
-def _restore_log(rows: list[dict], ids: list[int], keys: _Keys, campaign: Campaign) -> None:
-    """Insert the log as stored. Each inserted row's trigger would touch the campaign
-    row, and thousands of updates of one row in one transaction cost quadratic time,
-    so that one trigger is off while the log goes in (inside this transaction, which
-    holds play_logentry locked until it commits); the campaign is touched once after."""
-    if not rows:
-        return
-    fk = _campaign_fk(LogEntry)
+def _log_touch_trigger(enabled: bool) -> None:
+    """Each log row inserted would touch the campaign row, and thousands of updates of
+    one row in one transaction cost quadratic time; so that trigger is off while the
+    log goes in. ALTER TABLE is transactional (a failed restore leaves it on) and holds
+    play_logentry locked until the restore commits; it refuses while foreign-key checks
+    are queued, so those run first."""
     table = connection.ops.quote_name(LogEntry._meta.db_table)
     with connection.cursor() as cursor:
-        cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER {LOG_TOUCH_TRIGGER}")
-        for start in range(0, len(rows), CHUNK):
-            batch = [
-                _build(LogEntry, row, keys, campaign_fk=fk, campaign_id=campaign.pk, pk=pk)
-                for row, pk in zip(rows[start : start + CHUNK], ids[start : start + CHUNK], strict=True)
-            ]
-            _insert(LogEntry, batch)
-        cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER {LOG_TOUCH_TRIGGER}")
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute(
-            "UPDATE campaigns_campaign SET state_version = state_version WHERE id = %s", [campaign.pk]
+            f"ALTER TABLE {table} {'ENABLE' if enabled else 'DISABLE'} TRIGGER {LOG_TOUCH_TRIGGER}"
         )
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+
+
+def _restore_log(rows: list[dict], ids: list[int], keys: _Keys, campaign: Campaign) -> None:
+    fk = _campaign_fk(LogEntry)
+    for start in range(0, len(rows), CHUNK):
+        batch = [
+            _build(LogEntry, row, keys, campaign_fk=fk, campaign_id=campaign.pk, pk=pk)
+            for row, pk in zip(rows[start : start + CHUNK], ids[start : start + CHUNK], strict=True)
+        ]
+        _insert(LogEntry, batch)
 
 
 def restore(document: dict) -> tuple[Campaign, list[str]]:

@@ -60,7 +60,8 @@ class ChainReport:
         text = f"chain holds for the {self.checked} entries included (partial export)"
         if self.missing:
             spans = ", ".join(f"#{a}" if a == b else f"#{a}-#{b}" for a, b in self.missing_seqs)
-            text += f"; {self.missing} entries not included before the last one: {spans}"
+            noun = "entry was" if self.missing == 1 else "entries were"
+            text += f"; {self.missing} earlier {noun} not included: {spans}"
         return text
 
 
@@ -108,7 +109,9 @@ def verify_entries(
             return _broken(checked, partial, missing_spans, Break(seq, reason, entry))
         if seq > expected_seq:
             if not partial:
-                reason = f"seq {expected_seq} is missing (the chain jumps from {expected_seq - 1} to {seq})"
+                reason = f"seq {expected_seq} is missing" + (
+                    f" (the chain jumps from #{previous['seq']} to #{seq})" if previous else ""
+                )
                 return _broken(checked, partial, missing_spans, Break(seq, reason, entry))
             missing_spans.append((expected_seq, seq - 1))
         if fault := entry_fault(entry):

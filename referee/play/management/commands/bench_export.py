@@ -1,0 +1,207 @@
+"""``manage.py bench_export``: how long the turn-log exports take on a big log, and how
+much memory they hold while streaming it (they should hold about the same for any size).
+
+Creates a throwaway campaign with N chained entries inside one transaction, streams
+each export through the real view, then rolls everything back. While it runs it holds
+play_logentry locked (see ``_without_touch_trigger``): run it on a development
+database, not next to a live table."""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+import uuid
+from collections.abc import Callable, Iterable
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import connection, transaction
+from django.test import RequestFactory
+from django.urls import reverse
+from django.utils import timezone
+
+from referee.campaigns.models import Campaign, Membership, Phase
+from referee.play import backup, integrity, views
+from referee.play.models import GENESIS_HASH, LogEntry, chain_hash
+
+PHASES = [Phase.INITIATIVE, Phase.MOVEMENT, Phase.COMBAT, Phase.END]
+
+
+class _Rollback(Exception):
+    pass
+
+
+class Command(BaseCommand):
+    help = "Time the CSV/JSON/Markdown exports (and backup, verify) over a big throwaway log; prints figures."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--entries", type=int, default=100_000, help="log entries to create")
+        parser.add_argument("--batch", type=int, default=5000, help="entries per bulk insert")
+
+    def handle(self, *args, entries: int, batch: int, **opts) -> None:
+        try:
+            with transaction.atomic():
+                self._run(entries, batch)
+                raise _Rollback
+        except _Rollback:
+            self.stdout.write("everything the bench created was rolled back")
+
+    def _run(self, count: int, batch: int) -> None:
+        started = time.perf_counter()
+        gm = get_user_model().objects.create(username=f"bench-{uuid.uuid4().hex[:12]}")
+        campaign = Campaign.objects.create(name="Bench campaign")
+        Membership.objects.create(campaign=campaign, user=gm, role="gm")
+        _without_touch_trigger()
+        _fill_log(campaign, count, batch)
+        self.stdout.write(
+            f"bench_export: {count} log entries created in {time.perf_counter() - started:.1f} s "
+            "(one transaction, rolled back at the end)"
+        )
+        factory = RequestFactory()
+
+        def export(fmt: str) -> Iterable[bytes]:
+            request = factory.get(reverse("play:export", args=[campaign.code, fmt]))
+            request.user = gm
+            response = views.log_export(request, code=campaign.code, fmt=fmt)
+            assert response.status_code == 200, response.status_code
+            return response.streaming_content
+
+        def verify() -> Iterable[bytes]:
+            report = integrity.verify_campaign(campaign)
+            assert report.holds and report.checked == count, report.message()
+            yield report.message().encode()
+
+        runs: list[tuple[str, Callable[[], Iterable[bytes | str]]]] = [
+            ("csv", lambda: export("csv")),
+            ("json", lambda: export("json")),
+            ("md", lambda: export("md")),
+            ("backup", lambda: backup.backup_chunks(campaign)),
+            ("verify", verify),
+        ]
+        self.stdout.write(
+            f"{'what':<8}{'time (s)':>10}{'µs/entry':>10}{'output (MB)':>13}{'peak Python (MB)':>18}"
+        )
+        for name, make in runs:
+            seconds, size = _drain(make)
+            peak = _peak(make)
+            self.stdout.write(
+                f"{name:<8}{seconds:>10.2f}{seconds / max(count, 1) * 1e6:>10.1f}"
+                f"{size / 1e6:>13.1f}{peak / 1e6:>18.2f}"
+            )
+        self.stdout.write("time is measured without tracemalloc; peak memory in a second pass with it")
+
+
+def _drain(make: Callable[[], Iterable[bytes | str]]) -> tuple[float, int]:
+    started = time.perf_counter()
+    size = sum(len(chunk) for chunk in make())
+    return time.perf_counter() - started, size
+
+
+def _peak(make: Callable[[], Iterable[bytes | str]]) -> int:
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        for _chunk in make():
+            pass
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _without_touch_trigger() -> None:
+    """Each inserted entry's trigger would update the campaign row, and N updates of one
+    row in one transaction cost quadratic time. Switched off inside this transaction
+    only (ALTER TABLE is transactional; the rollback switches it back on)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"ALTER TABLE play_logentry DISABLE TRIGGER {backup.LOG_TOUCH_TRIGGER}")
+
+
+def _fill_log(campaign: Campaign, count: int, batch: int) -> None:
+    """Entries shaped like real ones (a jump with two rolls; every tenth a phase change
+    without rolls), chained exactly as services.log_append chains them."""
+    prev_hash = GENESIS_HASH
+    clock = campaign.clock
+    now = timezone.now()
+    pending: list[LogEntry] = []
+    for seq in range(1, count + 1):
+        turn = 1 + seq // 40
+        entry = LogEntry(
+            campaign=campaign,
+            seq=seq,
+            turn=turn,
+            phase=PHASES[(seq // 10) % 4],
+            game_time=clock + timedelta(minutes=turn),
+            created_at=now + timedelta(microseconds=seq),
+            actor_name="bench",
+            prev_hash=prev_hash,
+            **(_phase_change(seq, turn) if seq % 10 == 0 else _jump(seq)),
+        )
+        entry.hash = chain_hash(prev_hash, entry.hash_payload())
+        prev_hash = entry.hash
+        pending.append(entry)
+        if len(pending) >= batch:
+            LogEntry.objects.bulk_create(pending)
+            pending = []
+    LogEntry.objects.bulk_create(pending)
+
+
+def _jump(seq: int) -> dict:
+    a, b, c, d = (seq % 6) + 1, (seq * 7 % 6) + 1, (seq * 5 % 6) + 1, (seq * 11 % 6) + 1
+    micro = a + b >= 12
+    return {
+        "procedure": "jump.malfunction",
+        "title": "Jump",
+        "inputs": {
+            "hours_since_last_jump": None,
+            "charged_from_reactor": False,
+            "kf_integrity": 4,
+            "kf_integrity_max": 4,
+            "@ship": {"code": "6f1c1f4e-8d0a-4a43-9a1e-4c2d7e0b9f11", "name": "Waterloo"},
+        },
+        "rolls": [
+            {"label": "malfunction", "sides": 6, "values": [a, b], "total": a + b},
+            {"label": "effect", "sides": 6, "values": [c, d], "total": c + d},
+        ],
+        "result": {
+            "mishap": micro,
+            "modifier": 0,
+            "malfunction_total": a + b,
+            "effect_total": c + d,
+            "effect": "micro_fractures" if micro else "none",
+            "jump_proceeds": True,
+            "charge_lost": False,
+        },
+        "effects": [
+            {
+                "target": "ship",
+                "code": "6f1c1f4e-8d0a-4a43-9a1e-4c2d7e0b9f11",
+                "name": "Waterloo",
+                "field": "last_jump_at",
+                "label": "last jump",
+                "before": None,
+                "after": "3067-01-01T00:00:00+00:00",
+            }
+        ],
+        "summary": f"Malfunction roll {a + b}: the jump goes ahead. Entry {seq} of the bench log.",
+        "reference": "seeds/004 Drive-System Malfunctions",
+    }
+
+
+def _phase_change(seq: int, turn: int) -> dict:
+    return {
+        "procedure": "turn.advance",
+        "title": "Next phase",
+        "summary": f"Turn {turn}: next phase begins.",
+        "effects": [
+            {
+                "target": "campaign",
+                "code": "0b8e3d55-2f6c-4a8e-9d3b-1f2e3c4d5e6f",
+                "name": "Bench campaign",
+                "field": "phase",
+                "label": "phase",
+                "before": "initiative",
+                "after": "movement",
+            }
+        ],
+    }
