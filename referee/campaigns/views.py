@@ -23,7 +23,7 @@ from .panels import panels_context
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    form = UserCreationForm(request.POST or None)
+    form = UserCreationForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
         if form.is_valid():
             user = form.save()
@@ -36,7 +36,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_list(request: HttpRequest) -> HttpResponse:
-    form = CampaignForm(request.POST or None)
+    form = CampaignForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
         if form.is_valid():

@@ -55,8 +55,11 @@ class CampaignObject(models.Model):
 
     @classmethod
     def player_visible(cls) -> Q:
-        """What players may read: shared objects (star systems are common knowledge)."""
-        return Q(shared=True) if any(f.name == "shared" for f in cls._meta.fields) else Q()
+        """What players may read: what is shared with them; nothing, for a model that
+        cannot be shared and says nothing else (override to open it up)."""
+        if any(f.name == "shared" for f in cls._meta.fields):
+            return Q(shared=True)
+        return Q(pk__in=[])
 
 
 def _between(field: str, low, high, name: str) -> models.CheckConstraint:
@@ -72,6 +75,10 @@ class StarSystem(CampaignObject):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "name"], name="star_system_name_unique"),
         ]
+
+    @classmethod
+    def player_visible(cls) -> Q:
+        return Q()  # star systems are common knowledge
 
 
 class ShipKind(models.TextChoices):

@@ -43,7 +43,7 @@ def _form_page(request, campaign, kind: Kind, form, obj=None, status=200) -> Htt
 @gm_view("GET", "POST")
 def object_create(request: HttpRequest, campaign: Campaign, kind: str) -> HttpResponse:
     spec = _kind(kind)
-    form = spec.form(request.POST or None, campaign=campaign)
+    form = spec.form(request.POST if request.method == "POST" else None, campaign=campaign)
     if request.method == "POST":
         if form.is_valid():
             form.save()
@@ -56,7 +56,7 @@ def object_create(request: HttpRequest, campaign: Campaign, kind: str) -> HttpRe
 def object_edit(request: HttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
     spec = _kind(kind)
     obj = get_object_or_404(spec.model.objects.in_campaign(campaign), code=obj_code)
-    form = spec.form(request.POST or None, instance=obj, campaign=campaign)
+    form = spec.form(request.POST if request.method == "POST" else None, instance=obj, campaign=campaign)
     if request.method == "POST":
         if form.is_valid():
             form.save()

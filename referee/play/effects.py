@@ -7,13 +7,15 @@ model fields; any other effect is *pending*: shown to the GM and logged, never g
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import models
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
 from django.utils.dateparse import parse_datetime
 
 # A rule turns (object, effect, clock) into [(model attribute, new value)].
@@ -137,7 +139,8 @@ def to_json(obj: models.Model, attr: str) -> Any:
     value = getattr(obj, attr)
     if isinstance(value, datetime):
         return value.isoformat()
-    return value
+    # A copy: a rule that edits a list or dict in place must not rewrite the before-value.
+    return copy.deepcopy(value) if isinstance(value, (list, dict)) else value
 
 
 def from_json(obj: models.Model, attr: str, value: Any) -> Any:
@@ -187,9 +190,19 @@ class ChangeRecorder:
         self.dirty.setdefault((kind_of(obj), obj.pk), (obj, set()))[1].add(attr)
 
     def save(self) -> list[dict]:
+        """Validate and save every changed record; a rule broken is a ValidationError.
+
+        ``full_clean`` skips constraints that name an unchanged field, so the database
+        has the last word: its refusal comes back as a ValidationError too, never a 500."""
         for obj, attrs in self.dirty.values():
             obj.full_clean(exclude=[f.name for f in obj._meta.fields if f.name not in attrs])
-            obj.save(update_fields=[*attrs, *(["updated_at"] if hasattr(obj, "updated_at") else [])])
+            try:
+                with transaction.atomic():
+                    obj.save(update_fields=[*attrs, *(["updated_at"] if hasattr(obj, "updated_at") else [])])
+            except IntegrityError as error:
+                raise ValidationError(
+                    f"{obj} cannot take that change: {str(error).splitlines()[0]}"
+                ) from error
         return [c for c in self.changes.values() if c["before"] != c["after"]]
 
 

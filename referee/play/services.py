@@ -74,6 +74,14 @@ def log_append(
     return entry
 
 
+def _save(recorder: ChangeRecorder) -> list[dict]:
+    """Save the recorded changes; a record rule they would break is told to the GM."""
+    try:
+        return recorder.save()
+    except ValidationError as e:
+        raise PlayError("; ".join(e.messages)) from None
+
+
 def _load_context(campaign: Campaign, binding: bindings.Binding, subjects: dict, extras: dict):
     objects = {}
     for role in binding.roles:
@@ -113,10 +121,7 @@ def procedure_resolve(
     if binding.after:
         binding.after(ctx, outcome, recorder)
         pending = [e for e in pending if not e["field"].startswith(binding.handled or ("\0",))]
-    try:
-        changes = recorder.save()
-    except ValidationError as e:
-        raise PlayError("; ".join(e.messages)) from None
+    changes = _save(recorder)
     if visibility is None:
         visibility = Visibility.GM if binding.secret(ctx) else Visibility.EVERYONE
     data = outcome.to_dict()
@@ -192,7 +197,7 @@ def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
         recorder.set(obj, change["field"], from_json(obj, change["field"], change["before"]))
     if any(c["target"] == "campaign" for c in entry.effects):
         campaign.refresh_from_db()
-    changes = recorder.save()
+    changes = _save(recorder)
     restored = ", ".join(f"{c['name']} {c['label']} {c['before']} -> {c['after']}" for c in changes)
     return log_append(
         campaign=_lock(campaign),
@@ -257,7 +262,7 @@ def campaign_phase_advance(*, campaign: Campaign, actor) -> list[LogEntry]:
             clock=campaign.clock + campaign.turn_length,
         )
         summary = f"Turn {campaign.turn} begins at {campaign.clock:%Y-%m-%d %H:%M:%S}."
-    changes = recorder.save()
+    changes = _save(recorder)
     entries = [
         log_append(
             campaign=campaign,
@@ -285,7 +290,7 @@ def campaign_clock_advance(*, campaign: Campaign, seconds: int, reason: str, act
     campaign = _lock(campaign)
     recorder = ChangeRecorder()
     _campaign_change(campaign, recorder, clock=campaign.clock + timedelta(seconds=seconds))
-    changes = recorder.save()
+    changes = _save(recorder)
     text = _duration(seconds)
     return log_append(
         campaign=campaign,

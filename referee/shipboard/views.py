@@ -116,7 +116,9 @@ def _form(request, campaign, compartment, form, *, title: str, action: str, targ
 @gm_view("GET", "POST")
 def compartment_edit(request: HttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
     compartment = _compartment(campaign, compartment_code)
-    form = CompartmentForm(request.POST or None, instance=compartment, campaign=campaign)
+    form = CompartmentForm(
+        request.POST if request.method == "POST" else None, instance=compartment, campaign=campaign
+    )
     if request.method == "POST" and form.is_valid():
         form.save()
         return _panel(request, campaign, compartment, "state-panel")
@@ -156,7 +158,7 @@ def surface_add(request: HttpRequest, campaign: Campaign, compartment_code) -> H
 @gm_view("GET", "POST")
 def surface_create(request: HttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
     compartment = _compartment(campaign, compartment_code)
-    form = SurfaceForm(request.POST or None, compartment=compartment)
+    form = SurfaceForm(request.POST if request.method == "POST" else None, compartment=compartment)
     if request.method == "POST" and form.is_valid():
         form.save()
         return _panel(request, campaign, compartment, "surfaces-panel")
@@ -176,7 +178,9 @@ def surface_create(request: HttpRequest, campaign: Campaign, compartment_code) -
 def surface_edit(request: HttpRequest, campaign: Campaign, surface_code) -> HttpResponse:
     surface = _surface(campaign, surface_code)
     compartment = surface.compartment
-    form = SurfaceForm(request.POST or None, instance=surface, compartment=compartment)
+    form = SurfaceForm(
+        request.POST if request.method == "POST" else None, instance=surface, compartment=compartment
+    )
     if request.method == "POST" and form.is_valid():
         form.save()
         return _panel(request, campaign, compartment, "surfaces-panel")
