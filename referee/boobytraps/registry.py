@@ -125,13 +125,13 @@ register_kind(
 
 
 def panel_context(campaign) -> dict:
-    from referee.campaigns.views import _with_actions
+    from referee.campaigns.views import with_actions
 
     traps = BoobyTrap.objects.in_campaign(campaign).select_related(
         "star_system", "torp_chart", "drone_chart", "phaser_chart"
     )
     return {
-        "traps": _with_actions(campaign, traps),
+        "traps": with_actions(campaign, traps),
         "charts": WeaponChart.objects.in_campaign(campaign).order_by("weapon_type", "name"),
     }
 

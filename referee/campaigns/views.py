@@ -53,7 +53,7 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     return render(request, "campaigns/list.html", {"memberships": memberships, "form": form}, status=status)
 
 
-def _with_actions(campaign: Campaign, objects) -> list:
+def with_actions(campaign: Campaign, objects) -> list:
     """Each object with the procedures it can start (``obj.actions``: label, url)."""
     from referee.play import bindings
 
@@ -78,16 +78,16 @@ def dashboard_context(campaign: Campaign) -> dict:
         "campaign": campaign,
         "role": "gm",
         "kinds": KINDS,
-        "ships": _with_actions(campaign, ships),
-        "units": _with_actions(
+        "ships": with_actions(campaign, ships),
+        "units": with_actions(
             campaign, Unit.objects.in_campaign(campaign).select_related("landed_on", "owner")
         ),
-        "characters": _with_actions(
+        "characters": with_actions(
             campaign, Character.objects.in_campaign(campaign).select_related("ship", "unit")
         ),
         "page": log_page(campaign, "gm", 1),
         "systems": StarSystem.objects.in_campaign(campaign),
-        "markers": _with_actions(campaign, Marker.objects.in_campaign(campaign).select_related("ship")),
+        "markers": with_actions(campaign, Marker.objects.in_campaign(campaign).select_related("ship")),
         "invites": campaign.invites.filter(revoked_at__isnull=True),
         **panels_context(campaign),
         "members": campaign.memberships.select_related("user"),

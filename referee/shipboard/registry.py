@@ -19,10 +19,10 @@ PANEL = "shipboard/panel.html#compartments-panel"
 
 
 def _compartments(campaign) -> list[Compartment]:
-    from referee.campaigns.views import _with_actions
+    from referee.campaigns.views import with_actions
 
     compartments = Compartment.objects.in_campaign(campaign).prefetch_related("surfaces")
-    return _with_actions(campaign, compartments)
+    return with_actions(campaign, compartments)
 
 
 register_panel(Panel("compartments", PANEL, _compartments, order=60))

@@ -37,10 +37,10 @@ register_kind(
 
 
 def panel_context(campaign) -> dict:
-    from referee.campaigns.views import _with_actions
+    from referee.campaigns.views import with_actions
 
     rows = rows_for(campaign)
-    hexes = _with_actions(campaign, Hex.objects.in_campaign(campaign))
+    hexes = with_actions(campaign, Hex.objects.in_campaign(campaign))
     for hex_ in hexes:
         hex_.reading = read_hex(hex_, rows)
         hex_.terrain_name = catalog.terrain_name(hex_.terrain, rows)
@@ -55,7 +55,7 @@ def panel_context(campaign) -> dict:
         for row in rows.values()
         if row.key not in catalog.SEED_ROWS and (gap := row_values(row.key, row.kind, rows)[1]) is not None
     ]
-    battlefields = _with_actions(
+    battlefields = with_actions(
         campaign, Battlefield.objects.in_campaign(campaign).select_related("star_system")
     )
     for field in battlefields:

@@ -21,12 +21,12 @@ from .modifiers import read_hex, rows_for, sheet
 @gm_view("GET")
 def hex_detail(request: HttpRequest, campaign: Campaign, hex_code) -> HttpResponse:
     """The hex as the movement table reads it, for every unit type, with what is missing."""
-    from referee.campaigns.views import _with_actions
+    from referee.campaigns.views import with_actions
 
     hex_ = get_object_or_404(Hex.objects.in_campaign(campaign), code=hex_code)
     rows = rows_for(campaign)
     reading = read_hex(hex_, rows)
-    (hex_,) = _with_actions(campaign, [hex_])
+    (hex_,) = with_actions(campaign, [hex_])
     context = {
         "campaign": campaign,
         "hex": hex_,
