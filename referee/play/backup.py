@@ -346,8 +346,12 @@ def _restore(document: dict) -> tuple[Campaign, list[str]]:
         ids = _allocate_ids(model, len(rows)) if _is_auto(model) else [None] * len(rows)
         key = _natural_key_or_none(model)
         for row, pk in zip(rows, ids, strict=True):
-            if key and pk is not None:
-                keys.add(model, row[key], pk)
+            if key:  # a model with its own (non-serial) primary key keeps the stored one
+                keys.add(
+                    model,
+                    row[key],
+                    pk if pk is not None else load_value(model._meta.pk, row[model._meta.pk.name]),
+                )
         tables.append((model, rows, ids))
     log_rows = document.get("log", [])
     log_ids = _allocate_ids(LogEntry, len(log_rows))
