@@ -91,11 +91,12 @@ def json_chunks(campaign: Campaign, entries, *, partial: bool) -> Iterator[str]:
         "format": "referee-log/1",
     }
     yield json.dumps(header)[:-1] + ', "entries": ['
-    first = True
+    count, head = 0, None
     for entry in entries:
-        yield ("" if first else ",\n") + json.dumps(entry_json(entry), ensure_ascii=False)
-        first = False
-    yield "]}\n"
+        yield ("" if count == 0 else ",\n") + json.dumps(entry_json(entry), ensure_ascii=False)
+        count, head = count + 1, entry.hash
+    # The trailer says how many entries came and the last hash: a file cut short shows.
+    yield f'], "count": {count}, "head": {json.dumps(head)}}}\n'
 
 
 def markdown_chunks(campaign: Campaign, entries) -> Iterator[str]:

@@ -144,7 +144,22 @@ def verify_export(document: dict) -> ChainReport:
     if document.get("format") != EXPORT_FORMAT:
         raise IntegrityError(f"unknown export format {document.get('format')!r} (expected {EXPORT_FORMAT})")
     code = (document.get("campaign") or {}).get("code")
-    return verify_entries(document["entries"], partial=bool(document.get("partial")), campaign_code=code)
+    entries = document["entries"]
+    report = verify_entries(entries, partial=bool(document.get("partial")), campaign_code=code)
+    if report.holds and "count" in document:
+        # The trailer (count, last hash) shows an export cut short at its end.
+        last = entries[-1] if entries else {}
+        if document["count"] != len(entries) or document.get("head") != last.get("hash"):
+            reason = (
+                f"the export lists {len(entries)} entries but its trailer says {document['count']} "
+                "ending at another hash: entries were removed or added at the end"
+            )
+            return ChainReport(
+                checked=len(entries),
+                partial=report.partial,
+                problem=Break(last.get("seq"), reason, last or None),
+            )
+    return report
 
 
 def campaign_entries(campaign: Campaign) -> Iterator[dict]:

@@ -140,8 +140,20 @@ def entry_payload(*, game_time: datetime, created_at: datetime, **fields) -> dic
     return {**fields, "game_time": _iso(game_time), "created_at": _iso(created_at)}
 
 
+def _as_stored(value):
+    """Numbers as PostgreSQL's jsonb gives them back: an integral float of 1e16 or more
+    comes back as an int, so it is hashed as one (else an honest entry would not verify)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) >= 1e16:
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _as_stored(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_stored(v) for v in value]
+    return value
+
+
 def canonical_json(payload: dict) -> str:
-    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(_as_stored(payload), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def chain_hash(prev_hash: str, payload: dict) -> str:

@@ -300,3 +300,26 @@ def test_every_format_is_streamed_as_a_named_attachment(log, fmt, content_type):
     assert isinstance(response, StreamingHttpResponse) and response.streaming
     assert response["Content-Type"] == content_type
     assert response["Content-Disposition"] == f'attachment; filename="tukayyid-log.{fmt}"'
+
+
+def test_a_json_export_cut_short_at_the_end_no_longer_verifies(cast, tmp_path):
+    from referee.play import integrity, services
+
+    for _ in range(3):
+        services.campaign_clock_advance(campaign=cast.campaign, seconds=60, reason="", actor=cast.gm)
+    response = cast.client("gm").get(reverse("play:export", args=[cast.campaign.code, "json"]))
+    document = json.loads(b"".join(response.streaming_content))
+    assert document["count"] == 3 and document["head"] == document["entries"][-1]["hash"]
+    assert integrity.verify_export(document).holds
+    document["entries"].pop()
+    report = integrity.verify_export(document)
+    assert not report.holds
+    assert "removed or added" in report.message()
+
+
+def test_huge_integral_floats_hash_as_the_database_returns_them():
+    from referee.play.models import canonical_json
+
+    assert canonical_json({"x": 1e16, "y": [2.5, 3e20]}) == canonical_json(
+        {"x": 10**16, "y": [2.5, 3 * 10**20]}
+    )
