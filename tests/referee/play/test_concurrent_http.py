@@ -61,7 +61,7 @@ def test_parallel_http_resolutions_queue_up_on_the_campaign(live_server):
             try:
                 with urllib.request.urlopen(request, timeout=60) as response:
                     statuses.append(response.status)
-            except Exception as error:  # noqa: BLE001 - every failure is reported below
+            except Exception as error:
                 errors.append(repr(error))
 
     threads = [threading.Thread(target=clicks) for _ in range(THREADS)]
