@@ -1,6 +1,6 @@
 from django import forms
 
-from .models import Campaign, Phase
+from .models import Campaign
 
 
 class CampaignForm(forms.ModelForm):
@@ -10,9 +10,9 @@ class CampaignForm(forms.ModelForm):
 
 
 class CampaignSettingsForm(forms.ModelForm):
+    """What the GM sets by hand; turn and phase move only through the turn controls."""
+
     class Meta:
         model = Campaign
-        fields = ["name", "year", "turn_length_s", "clock", "turn", "phase"]
+        fields = ["name", "year", "turn_length_s", "clock"]
         widgets = {"clock": forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1})}
-
-    phase = forms.ChoiceField(choices=Phase.choices)

@@ -25,13 +25,6 @@ class Phase(models.TextChoices):
     END = "end", "End Phase"
 
 
-class CampaignQuerySet(models.QuerySet):
-    def for_user(self, user) -> CampaignQuerySet:
-        if not user.is_authenticated:
-            return self.none()
-        return self.filter(memberships__user=user).distinct()
-
-
 class Campaign(models.Model):
     code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     name = models.CharField(max_length=120)
@@ -49,8 +42,6 @@ class Campaign(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-
-    objects = CampaignQuerySet.as_manager()
 
     class Meta:
         ordering = ["name", "id"]

@@ -281,6 +281,26 @@ def campaign_phase_advance(*, campaign: Campaign, actor) -> list[LogEntry]:
 
 
 @transaction.atomic
+def campaign_settings_update(*, campaign: Campaign, values: dict[str, Any], actor) -> LogEntry | None:
+    """The GM's settings (name, year, turn length, clock set by hand): logged, undoable."""
+    campaign = _lock(campaign)
+    recorder = ChangeRecorder()
+    _campaign_change(campaign, recorder, **values)
+    changes = _save(recorder)
+    if not changes:
+        return None
+    what = "; ".join(f"{c['label']} {c['before']} -> {c['after']}" for c in changes)
+    return log_append(
+        campaign=campaign,
+        procedure="campaign.settings",
+        title="Campaign settings changed",
+        summary=f"The GM changed {what}.",
+        actor=actor,
+        effects=changes,
+    )
+
+
+@transaction.atomic
 def campaign_clock_advance(*, campaign: Campaign, seconds: int, reason: str, actor) -> LogEntry:
     """Move the in-game clock on (travel, recharging) without changing turn or phase."""
     if seconds <= 0:

@@ -16,4 +16,5 @@ urlpatterns = [
     path("c/<uuid:code>/turn/next-phase/", views.phase_advance, name="next-phase"),
     path("c/<uuid:code>/turn/clock/", views.clock_advance, name="clock"),
     path("c/<uuid:code>/status/", views.status_poll, name="status"),
+    path("c/<uuid:code>/settings/", views.campaign_settings, name="settings"),
 ]

@@ -393,3 +393,20 @@ def log_export(request: HttpRequest, campaign: Campaign, role: str, fmt: str) ->
     span = f"-turns-{first or 1}-{last or 'end'}" if first or last else ""
     response["Content-Disposition"] = f'attachment; filename="{slugify(campaign.name)}-log{span}.{ext}"'
     return response
+
+
+@gm_view("GET", "POST")
+def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """Name, year, turn length and the clock set by hand; a change is logged and undoable."""
+    from referee.campaigns.forms import CampaignSettingsForm
+
+    form = CampaignSettingsForm(
+        request.POST if request.method == "POST" else None, instance=Campaign.objects.get(pk=campaign.pk)
+    )
+    if request.method == "POST" and form.is_valid():
+        services.campaign_settings_update(
+            campaign=campaign, values={f: form.cleaned_data[f] for f in form.changed_data}, actor=request.user
+        )
+        return redirect("campaigns:detail", code=campaign.code)
+    status = 422 if request.method == "POST" else 200
+    return render(request, "campaigns/settings.html", {"campaign": campaign, "form": form}, status=status)
