@@ -98,14 +98,23 @@ def compartment_detail(request: HttpRequest, campaign: Campaign, compartment_cod
     return render(request, PAGE, _context(campaign, compartment))
 
 
-def _form(request, campaign, compartment, form, *, title: str, action: str, target: str, status=200):
+def _form(
+    request, campaign, compartment, form_class, *, panel: str, title: str, action: str, form_kwargs: dict
+):
+    """Show ``form_class``; on a valid POST save it and answer with the refreshed ``panel``
+    (an invalid one comes back 422 with its errors, in place)."""
+    form = form_class(request.POST if request.method == "POST" else None, **form_kwargs)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        return _panel(request, campaign, compartment, panel)
+    status = 422 if request.method == "POST" else 200
     context = {
         "campaign": campaign,
         "compartment": compartment,
         "form": form,
         "title": title,
         "action": action,
-        "target": target,
+        "target": f"#{panel}",
     }
     if not request.htmx:
         return render(request, "shipboard/form.html", context, status=status)
@@ -116,21 +125,15 @@ def _form(request, campaign, compartment, form, *, title: str, action: str, targ
 @gm_view("GET", "POST")
 def compartment_edit(request: HttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
     compartment = _compartment(campaign, compartment_code)
-    form = CompartmentForm(
-        request.POST if request.method == "POST" else None, instance=compartment, campaign=campaign
-    )
-    if request.method == "POST" and form.is_valid():
-        form.save()
-        return _panel(request, campaign, compartment, "state-panel")
     return _form(
         request,
         campaign,
         compartment,
-        form,
+        CompartmentForm,
+        panel="state-panel",
         title=f"Edit {compartment}",
         action=reverse("shipboard:compartment-edit", args=[campaign.code, compartment.code]),
-        target="#state-panel",
-        status=422 if request.method == "POST" else 200,
+        form_kwargs={"instance": compartment, "campaign": campaign},
     )
 
 
@@ -158,19 +161,15 @@ def surface_add(request: HttpRequest, campaign: Campaign, compartment_code) -> H
 @gm_view("GET", "POST")
 def surface_create(request: HttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
     compartment = _compartment(campaign, compartment_code)
-    form = SurfaceForm(request.POST if request.method == "POST" else None, compartment=compartment)
-    if request.method == "POST" and form.is_valid():
-        form.save()
-        return _panel(request, campaign, compartment, "surfaces-panel")
     return _form(
         request,
         campaign,
         compartment,
-        form,
+        SurfaceForm,
+        panel="surfaces-panel",
         title=f"New surface in {compartment}",
         action=reverse("shipboard:surface-create", args=[campaign.code, compartment.code]),
-        target="#surfaces-panel",
-        status=422 if request.method == "POST" else 200,
+        form_kwargs={"compartment": compartment},
     )
 
 
@@ -178,21 +177,15 @@ def surface_create(request: HttpRequest, campaign: Campaign, compartment_code) -
 def surface_edit(request: HttpRequest, campaign: Campaign, surface_code) -> HttpResponse:
     surface = _surface(campaign, surface_code)
     compartment = surface.compartment
-    form = SurfaceForm(
-        request.POST if request.method == "POST" else None, instance=surface, compartment=compartment
-    )
-    if request.method == "POST" and form.is_valid():
-        form.save()
-        return _panel(request, campaign, compartment, "surfaces-panel")
     return _form(
         request,
         campaign,
         compartment,
-        form,
+        SurfaceForm,
+        panel="surfaces-panel",
         title=f"Edit {surface}",
         action=reverse("shipboard:surface-edit", args=[campaign.code, surface.code]),
-        target="#surfaces-panel",
-        status=422 if request.method == "POST" else 200,
+        form_kwargs={"instance": surface, "compartment": compartment},
     )
 
 
