@@ -188,10 +188,6 @@ class Ship(CampaignObject):
             return None
         return math.hypot(self.x_au - other.x_au, self.y_au - other.y_au)
 
-    @property
-    def can_jump(self) -> bool:
-        return self.kind in (ShipKind.JUMPSHIP, ShipKind.WARSHIP) and self.kf_integrity > 0
-
     def clean(self) -> None:
         errors: dict[str, str] = {}
         if self.kf_integrity > self.kf_integrity_max:

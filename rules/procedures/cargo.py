@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 from rules.registry import SEED_B, Resolution, add_effect, procedure, set_effect
 from rules.tables import cargo as tables
+
+from ._common import rhu
 
 
 def _exact(x: float) -> Fraction:
@@ -50,7 +51,7 @@ def food(inp, dice) -> Resolution:
         per_day = exact_per_day
     else:
         # Nearest step, ties up [A6]; at least one step when anyone is aboard.
-        steps = math.floor(exact_per_day / tables.SOURCEBOOK_STEP_T + Fraction(1, 2))
+        steps = rhu(exact_per_day / tables.SOURCEBOOK_STEP_T)
         if people > 0:
             steps = max(1, steps)
         per_day = steps * tables.SOURCEBOOK_STEP_T
