@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django import forms
 from django.contrib.auth import get_user_model
 
-from referee.campaigns.models import Campaign
+from referee.campaigns.models import Campaign, Role
 
 from .models import FACINGS, Character, Marker, Ship, StarSystem, Unit
 
@@ -18,13 +18,19 @@ class CampaignScopedForm(forms.ModelForm):
     def __init__(self, *args, campaign: Campaign, **kwargs):
         super().__init__(*args, **kwargs)
         self.instance.campaign = campaign
-        members = get_user_model().objects.filter(memberships__campaign=campaign)
+        # One filter() so both conditions hold for the same membership: a player of this
+        # campaign, offered once, never someone who is a player only somewhere else.
+        players = (
+            get_user_model()
+            .objects.filter(memberships__campaign=campaign, memberships__role=Role.PLAYER)
+            .order_by("username")
+        )
         for name, field in self.fields.items():
             if not isinstance(field, forms.ModelChoiceField):
                 continue
             model = field.queryset.model
             if model is get_user_model():
-                field.queryset = members.filter(memberships__role="player")
+                field.queryset = players
             elif name == "docked_on":
                 field.queryset = Ship.objects.in_campaign(campaign).exclude(pk=self.instance.pk)
             else:

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from referee.fleet.models import Character, Ship, StarSystem, Unit
-from tests.factories import CampaignFactory, ShipFactory, StarSystemFactory, UnitFactory
+from tests.factories import CampaignFactory, MembershipFactory, ShipFactory, StarSystemFactory, UnitFactory
 from tests.referee.conftest import htmx
 
 pytestmark = pytest.mark.django_db
@@ -141,3 +141,35 @@ class TestEditAndDelete:
         response = cast.client("gm").post(url, data, **htmx())
         assert response.status_code == 422
         assert "carries at most 1 DropShip" in response.text
+
+
+@pytest.mark.parametrize("kind,factory", [("ships", ShipFactory), ("units", UnitFactory)])
+class TestOwnerChoices:
+    """The owner of a ship or unit is one of this campaign's players, offered once."""
+
+    def test_a_player_in_two_campaigns_is_offered_once_and_the_edit_saves(self, cast, kind, factory):
+        MembershipFactory(user=cast.player, role="player")  # the player joins a second campaign
+        obj = factory(campaign=cast.campaign, owner=cast.player)
+        url = reverse("campaigns:object-edit", args=[cast.campaign.code, kind, obj.code])
+        page = cast.client("gm").get(url)
+        assert page.status_code == 200
+        assert page.text.count(f">{cast.player.username}</option>") == 1
+        data = form_data(kind, name="Renamed", owner=cast.player.pk)
+        response = cast.client("gm").post(url, data, **htmx())
+        assert response.status_code == 200
+        obj.refresh_from_db()
+        assert (obj.name, obj.owner) == ("Renamed", cast.player)
+
+    def test_a_player_of_another_campaign_is_neither_offered_nor_accepted(self, cast, kind, factory):
+        stranger = MembershipFactory(role="player").user  # a player elsewhere...
+        MembershipFactory(user=stranger, campaign=cast.campaign, role="gm")  # ...and GM here
+        obj = factory(campaign=cast.campaign)
+        url = reverse("campaigns:object-edit", args=[cast.campaign.code, kind, obj.code])
+        page = cast.client("gm").get(url)
+        assert f">{stranger.username}</option>" not in page.text
+        assert f">{cast.player.username}</option>" in page.text
+        response = cast.client("gm").post(url, form_data(kind, name=obj.name, owner=stranger.pk), **htmx())
+        assert response.status_code == 422
+        assert "Select a valid choice" in response.text
+        obj.refresh_from_db()
+        assert obj.owner is None
