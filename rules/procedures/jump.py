@@ -27,7 +27,7 @@ dice:
 result:
   mishap: bool                               # headline; malfunction + modifier ≥ 12
   modifier: int                              # one time band (≤1 h +4, ≤6 +3, ≤12 +2, ≤36 +1, else 0) + 2 if reactor-charged [A20]
-  malfunction_total: int
+  malfunction_total: int                     # 2D6 + modifier, the value compared with 12
   effect_total: int|null                     # (natural 12 → 11 + 1D6, else the 2D6) + modifier
   effect: str enum {none|no_effect|micro_fractures|helium_seal|drive_failure|failed_jump_table|catastrophic}   # none = no mishap; 2-8, 9-11, 12-13, 14-15, 16-17, 18+
   jump_proceeds: bool|null                   # null = decided by the Failed Jump Table / GM
@@ -72,8 +72,10 @@ def malfunction(inp, dice) -> Resolution:
     hours = inp.hours_since_last_jump
     band = 0 if hours is None else lookup_band(tables.TIME_BANDS, hours)
     modifier = band + (tables.REACTOR_CHARGE_MODIFIER if inp.charged_from_reactor else 0)
-    malfunction_total = dice.total("malfunction", 2)
-    mishap = malfunction_total + modifier >= tables.MISHAP_AT
+    malfunction_dice = dice.total("malfunction", 2)
+    # C.9: a *_total is the dice plus every modifier, the number compared with 12.
+    malfunction_total = malfunction_dice + modifier
+    mishap = malfunction_total >= tables.MISHAP_AT
     effect = "none"
     effect_dice = effect_d6 = effect_total = failed_roll = failed_result = None
     jump_proceeds: bool | None = True
@@ -133,8 +135,8 @@ def _malfunction_summary(r: dict, inp, band: int, effect_dice, effect_d6) -> str
     if inp.charged_from_reactor:
         parts.append(f"reactor-charged +{tables.REACTOR_CHARGE_MODIFIER}")
     why = f" ({'; '.join(parts)})" if parts else ""
-    total = r["malfunction_total"] + r["modifier"]
-    roll = f"Malfunction roll {r['malfunction_total']} {r['modifier']:+d}{why} = {total}"
+    total = r["malfunction_total"]
+    roll = f"Malfunction roll {total - r['modifier']} {r['modifier']:+d}{why} = {total}"
     if not r["mishap"]:
         return f"{roll}: under 12, no mishap. The jump goes ahead; the drive is discharged."
     if effect_d6 is None:
@@ -297,13 +299,13 @@ def nonstandard_arrival(inp, dice) -> Resolution:
     effects = []
     if not ok:
         effects.append(add_effect("ship", "kf_integrity", -mof))
+        # C.9: an effect names only a field the contract lists. The arriving JumpShip (the
+        # first of ``ships``) is the effects' "ship"; a carried DropShip's armour is no field
+        # of it, so that damage is a note for the GM below, naming the craft by its ``id``.
         jumpship = inp.ships[0].id
         for d in damage:
-            # The JumpShip's own armour, or that of a DropShip it carries (dropships_carried[]).
-            path = f"armor.{d['facing']}"
-            if d["ship"] != jumpship:
-                path = f"dropships_carried.{d['ship']}.{path}"
-            effects.append(add_effect("ship", path, -d["boxes"]))
+            if d["ship"] == jumpship:
+                effects.append(add_effect("ship", f"armor.{d['facing']}", -d["boxes"]))
     if destroyed:
         effects.append(set_effect("ship", "destroyed", True))
     result = {
@@ -327,6 +329,12 @@ def nonstandard_arrival(inp, dice) -> Resolution:
         + (": the K-F drive and the ship are DESTROYED." if destroyed else ".")
         + f" Damage boxes ({mof}D6 per facing): {per_ship}."
     )
+    carried = [ship.id for ship in inp.ships[1:]]
+    if carried:
+        text += (
+            f" To mark by hand on the carried DropShip{'s' if len(carried) > 1 else ''} "
+            f"({', '.join(carried)}): the armour damage listed for {'them' if len(carried) > 1 else 'it'}."
+        )
     return Resolution(result, text, effects)
 
 

@@ -110,8 +110,9 @@ def test_roll_uses_the_servers_dice_and_records_every_die(cast, waterloo):
     data = jump_data(waterloo, action="roll", dice="")
     assert cast.client("gm").post(jump_url(cast), data, **htmx()).status_code == 200
     entry = LogEntry.objects.get()
-    assert 2 <= entry.result["malfunction_total"] <= 12
-    assert sum(entry.rolls[0]["values"]) == entry.result["malfunction_total"]
+    modifier = entry.result["modifier"]
+    assert 2 + modifier <= entry.result["malfunction_total"] <= 12 + modifier
+    assert sum(entry.rolls[0]["values"]) + modifier == entry.result["malfunction_total"]
 
 
 def test_enter_dice_without_dice_asks_for_them(cast, waterloo):
