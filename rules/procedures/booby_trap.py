@@ -563,6 +563,7 @@ notes:
 """,
     title="Booby trap: pursue inter-sector terrain",
     reference=f"{SEED_A}, IR107.23",
+    bounds={"current_turn": (0, None), "terrain_cooldown_until": (0, None)},  # C.9: no negative times
     example={
         "terrain": [
             {"id": "Warp point 1", "type": "warp_point", "range_hexes": 250},

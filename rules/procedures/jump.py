@@ -67,7 +67,7 @@ def malfunction(inp, dice) -> Resolution:
     if kf is not None and inp.kf_integrity_max is not None and kf > inp.kf_integrity_max:
         raise InputError(
             "kf_integrity",
-            f"({kf}) cannot be above the undamaged value kf_integrity_max ({inp.kf_integrity_max})",
+            f"({kf}) cannot be above the undamaged K-F integrity ({inp.kf_integrity_max})",
         )
     hours = inp.hours_since_last_jump
     band = 0 if hours is None else lookup_band(tables.TIME_BANDS, hours)

@@ -454,6 +454,7 @@ notes:
 """,
     title="Sensors: neutrino detector (calibration, hourly detection and tracking)",
     reference=f"{REFERENCE}, Neutrino Detectors",
+    bounds={"start_hour": (0, None)},  # C.9: no negative times
     units={"start_hour": "h"},
     example={
         "phase": "hour",

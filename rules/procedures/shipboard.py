@@ -45,7 +45,11 @@ def _check_step1_inputs(given: int | None, given_field: str, damage_dice: int, d
 
 def _check_ammo(ammo: str, weapon_kind: str) -> None:
     if ammo in tables.SPECIALTY_AMMO and weapon_kind != "slug":
-        raise InputError("ammo", f"{ammo} rounds exist only for slug throwers (weapon_kind is {weapon_kind})")
+        raise InputError(
+            "ammo",
+            f"{ammo.upper() if ammo == 'aet' else ammo} rounds exist only for slug throwers, "
+            f"not {weapon_kind.replace('_', ' ')} weapons",
+        )
 
 
 def _capacity_before(field: str, capacity_left: int | None, capacity: int) -> int:
@@ -54,8 +58,8 @@ def _capacity_before(field: str, capacity_left: int | None, capacity: int) -> in
     if capacity_left <= 0:
         raise InputError(
             field,
-            "the surface is already destroyed; a shot through it is a TN 8 attack on whoever is "
-            "behind it (shipboard.ricochet with reduction off)",
+            f"is {capacity_left}: the surface is already destroyed. A shot through it is a TN 8 attack "
+            "on whoever is behind it: roll it as a ricochet, with reduction off",
         )
     if capacity_left > capacity:
         raise InputError(field, f"cannot be more than the surface's capacity ({capacity})")
