@@ -95,6 +95,7 @@ def database_settings() -> dict:
     url = os.environ.get("DATABASE_URL")
     if url:
         return dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+    # Imported only here: a server with DATABASE_URL set never loads the embedded one.
     from referee import embedded_pg
 
     return embedded_pg.django_database(VAR_DIR / "pg")

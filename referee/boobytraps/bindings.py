@@ -10,6 +10,7 @@ from __future__ import annotations
 import rules
 from referee.play.bindings import Binding, Context, Role, bind
 from referee.play.end_phase import end_phase_hook
+from referee.play.services import procedure_resolve
 
 from .models import BoobyTrap, Course, TargetKind, WeaponType
 
@@ -245,8 +246,6 @@ def needs_reload(trap: BoobyTrap) -> bool:
 @end_phase_hook
 def booby_traps_reload_drones(*, campaign, actor):
     """Every trap with a drone rack short of full regains 1 space per rack (IR107.342)."""
-    from referee.play.services import procedure_resolve
-
     entries = []
     traps = BoobyTrap.objects.in_campaign(campaign).exclude(drone_racks=[]).order_by("name", "id")
     for trap in traps:

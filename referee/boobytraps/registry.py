@@ -9,6 +9,7 @@ from __future__ import annotations
 from referee.campaigns.panels import Panel, register_panel
 from referee.fleet.forms import Kind, register_kind
 from referee.play.effects import register_pattern, register_rule
+from referee.play.selectors import with_actions
 from rules.tables import booby_trap as tables
 
 from .forms import BoobyTrapForm
@@ -125,8 +126,6 @@ register_kind(
 
 
 def panel_context(campaign) -> dict:
-    from referee.campaigns.views import with_actions
-
     traps = BoobyTrap.objects.in_campaign(campaign).select_related(
         "star_system", "torp_chart", "drone_chart", "phaser_chart"
     )

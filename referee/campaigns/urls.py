@@ -1,6 +1,4 @@
-from django.urls import path
-
-from referee.fleet import views as fleet_views
+from django.urls import include, path
 
 from . import views
 
@@ -13,9 +11,5 @@ urlpatterns = [
     path("c/<uuid:code>/invites/", views.invite_create, name="invite-create"),
     path("c/<uuid:code>/invites/<uuid:token>/revoke/", views.invite_revoke, name="invite-revoke"),
     path("c/<uuid:code>/members/<int:membership_id>/remove/", views.member_remove, name="member-remove"),
-    path("c/<uuid:code>/<slug:kind>/new/", fleet_views.object_create, name="object-create"),
-    path("c/<uuid:code>/<slug:kind>/<uuid:obj_code>/edit/", fleet_views.object_edit, name="object-edit"),
-    path(
-        "c/<uuid:code>/<slug:kind>/<uuid:obj_code>/delete/", fleet_views.object_delete, name="object-delete"
-    ),
+    path("", include("referee.fleet.urls")),
 ]

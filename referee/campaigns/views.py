@@ -8,17 +8,14 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from referee.fleet.forms import KINDS
-from referee.fleet.models import Character, Marker, Ship, StarSystem, Unit
+from referee.play.selectors import dashboard_context, player_context
 
 from . import services
 from .access import gm_view, member_view
 from .forms import CampaignForm
 from .models import Campaign, Invite, Membership
-from .panels import panels_context
 
 
 @require_http_methods(["GET", "POST"])
@@ -51,59 +48,6 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
         status = 422
     memberships = Membership.objects.filter(user=request.user).select_related("campaign")
     return render(request, "campaigns/list.html", {"memberships": memberships, "form": form}, status=status)
-
-
-def with_actions(campaign: Campaign, objects) -> list:
-    """Each object with the procedures it can start (``obj.actions``: label, url)."""
-    from referee.play import bindings
-
-    objects = list(objects)
-    for obj in objects:
-        obj.actions = [
-            (
-                b.label,
-                reverse("play:procedure", args=[campaign.code, b.procedure_id])
-                + f"?{b.roles[0].name}={obj.code}",
-            )
-            for b in bindings.for_object(obj)
-        ]
-    return objects
-
-
-def dashboard_context(campaign: Campaign) -> dict:
-    from referee.play.views import log_page
-
-    ships = Ship.objects.in_campaign(campaign).select_related("star_system", "docked_on", "owner")
-    return {
-        "campaign": campaign,
-        "role": "gm",
-        "kinds": KINDS,
-        "ships": with_actions(campaign, ships),
-        "units": with_actions(
-            campaign, Unit.objects.in_campaign(campaign).select_related("landed_on", "owner")
-        ),
-        "characters": with_actions(
-            campaign, Character.objects.in_campaign(campaign).select_related("ship", "unit")
-        ),
-        "page": log_page(campaign, "gm", 1),
-        "systems": StarSystem.objects.in_campaign(campaign),
-        "markers": with_actions(campaign, Marker.objects.in_campaign(campaign).select_related("ship")),
-        "invites": campaign.invites.filter(revoked_at__isnull=True),
-        **panels_context(campaign),
-        "members": campaign.memberships.select_related("user"),
-    }
-
-
-def player_context(campaign: Campaign) -> dict:
-    from referee.play.views import log_page
-
-    return {
-        "campaign": campaign,
-        "role": "player",
-        "page": log_page(campaign, "player", 1),
-        "ships": Ship.objects.in_campaign(campaign).visible_to("player").select_related("star_system"),
-        "units": Unit.objects.in_campaign(campaign).visible_to("player").select_related("landed_on"),
-    }
 
 
 @member_view("GET")

@@ -12,7 +12,7 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
-from referee.campaigns.views import dashboard_context
+from referee.play.selectors import dashboard_context
 
 from .forms import KINDS, Kind
 

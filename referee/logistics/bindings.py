@@ -16,6 +16,7 @@ from datetime import timedelta
 from django.db.models import F, Q
 
 from referee.fleet.models import EngineType, Ship, Unit, UnitKind
+from referee.play import services
 from referee.play.bindings import Binding, Context, Role, bind
 from referee.play.end_phase import end_phase_hook
 from referee.play.services import PlayError
@@ -104,8 +105,6 @@ FOOD = bind(
 @end_phase_hook
 def ships_eat(*, campaign, actor):
     """Each ship whose food is counted automatically eats the whole days elapsed since."""
-    from referee.play.services import procedure_resolve
-
     entries = []
     due = (
         ShipStores.objects.in_campaign(campaign)
@@ -120,7 +119,7 @@ def ships_eat(*, campaign, actor):
         days = math.floor((campaign.clock - stores.food_accounted_to).total_seconds() / 86400)
         inputs = {**FOOD.initial(ctx), "days": days}
         entries.append(
-            procedure_resolve(
+            services.procedure_resolve(
                 campaign=campaign,
                 procedure_id="cargo.food",
                 inputs=inputs,
@@ -290,8 +289,6 @@ ICE_EXPLOSION = bind(
 def ice_engines_checked(*, campaign, actor):
     """Every engine hit an ICE unit took and nobody has rolled for gets its explosion check,
     in order, until one destroys the unit."""
-    from referee.play.services import procedure_resolve
-
     unchecked = (
         Unit.objects.in_campaign(campaign)
         .filter(engine_type=EngineType.ICE, engine_hits__gt=0)
@@ -309,7 +306,7 @@ def ice_engines_checked(*, campaign, actor):
             if (refit is not None and refit.destroyed) or unit.engine_hits <= checked:
                 break
             entries.append(
-                procedure_resolve(
+                services.procedure_resolve(
                     campaign=campaign,
                     procedure_id="lowtech.ice_explosion",
                     inputs={"engine_hit_number": checked + 1},

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+import rules
 from referee.campaigns.models import Campaign
 from referee.campaigns.panels import Panel, register_panel
 from referee.fleet.forms import Kind, register_kind
 from referee.fleet.models import EngineType, Ship, Unit
+from referee.play import bindings
 from referee.play.effects import register_rule
+from rules.tables.characters import TEMPLATES
 
+from .bindings import SHIP_PROCEDURES, UNIT_PROCEDURES
 from .forms import ShipStoresForm, UnitRefitForm
 from .models import CharacterSheet, ShipStores, UnitRefit
 
@@ -44,8 +48,6 @@ register_rule("unit", "jump_mp", _jump_mp)
 
 def _actions(campaign: Campaign, obj, role: str, procedure_ids) -> list[tuple[str, str]]:
     """Links to the procedures this record's ship or unit can start, pre-filled from it."""
-    from referee.play import bindings
-
     links = []
     for binding in bindings.for_object(obj):
         if binding.procedure_id in procedure_ids:
@@ -55,10 +57,6 @@ def _actions(campaign: Campaign, obj, role: str, procedure_ids) -> list[tuple[st
 
 
 def supplies_context(campaign: Campaign) -> dict:
-    import rules
-
-    from .bindings import SHIP_PROCEDURES
-
     stores = list(ShipStores.objects.in_campaign(campaign).select_related("ship").order_by("ship__name"))
     for s in stores:
         # The engine's own daily figure (no dice), so the panel and the rolls agree.
@@ -73,8 +71,6 @@ def supplies_context(campaign: Campaign) -> dict:
 
 
 def refits_context(campaign: Campaign) -> dict:
-    from .bindings import UNIT_PROCEDURES
-
     refits = list(UnitRefit.objects.in_campaign(campaign).select_related("unit").order_by("unit__name"))
     for r in refits:
         r.actions = _actions(campaign, r.unit, "unit", UNIT_PROCEDURES)
@@ -86,8 +82,6 @@ def refits_context(campaign: Campaign) -> dict:
 
 
 def recruits_context(campaign: Campaign) -> dict:
-    from rules.tables.characters import TEMPLATES
-
     sheets = list(CharacterSheet.objects.in_campaign(campaign).select_related("character", "character__unit"))
     for s in sheets:
         # The database keeps JSON keys in its own order; show them in the printed one.

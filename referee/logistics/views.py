@@ -9,7 +9,7 @@ from django_htmx.http import trigger_client_event
 
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
-from referee.campaigns.views import dashboard_context
+from referee.play.selectors import dashboard_context
 from rules.tables import characters as templates
 
 from . import services

@@ -18,6 +18,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils.dateparse import parse_datetime
 
+from referee.fleet.models import FACINGS
+
 # A rule turns (object, effect, clock) into [(model attribute, new value)].
 Rule = Callable[[models.Model, dict, datetime], list[tuple[str, Any]]]
 
@@ -68,8 +70,6 @@ def _helium(obj, effect, clock):
 
 
 def _armor(obj, effect, clock, facing: str):
-    from referee.fleet.models import FACINGS
-
     if facing not in FACINGS:
         return []
     return _numeric(f"armor_{facing}", high=f"armor_{facing}_max")(obj, effect, clock)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from referee.campaigns.models import Campaign
 
+from . import bindings
 from .models import LogEntry
 
 END_PHASE_HOOKS: list[Callable[..., list[LogEntry]]] = []
@@ -19,8 +20,6 @@ def end_phase_hook(func: Callable[..., list[LogEntry]]) -> Callable[..., list[Lo
 
 
 def end_phase_run(*, campaign: Campaign, actor) -> list[LogEntry]:
-    from . import bindings
-
     bindings._load()  # families register their hooks beside their bindings
     entries: list[LogEntry] = []
     for hook in END_PHASE_HOOKS:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from referee.campaigns.models import Campaign
 
+from .exports import entry_json
 from .models import GENESIS_HASH, LogEntry, chain_hash
 
 EXPORT_FORMAT = "referee-log/1"
@@ -164,8 +165,6 @@ def verify_export(document: dict) -> ChainReport:
 
 def campaign_entries(campaign: Campaign) -> Iterator[dict]:
     """A campaign's whole log from the database, as exported, in seq order."""
-    from .exports import entry_json
-
     entries = (
         LogEntry.objects.in_campaign(campaign)
         .select_related("campaign", "reversal_of")

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+import rules
 from referee.campaigns.models import Campaign, Phase
 
 GENESIS_HASH = "0" * 64
@@ -94,8 +95,6 @@ class LogEntry(models.Model):
     @property
     def result_items(self) -> list[tuple[str, object]]:
         """The result in the contract's order, headline first (jsonb does not keep order)."""
-        import rules
-
         try:
             order = rules.get(self.procedure).result_keys
         except rules.InputError:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
+from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -16,6 +17,7 @@ from referee.campaigns.models import Campaign, Phase
 
 from . import bindings
 from .effects import ChangeRecorder, apply_effects, from_json, to_json
+from .end_phase import end_phase_run
 from .models import GENESIS_HASH, LogEntry, Visibility, chain_hash
 
 PHASE_ORDER = [Phase.INITIATIVE, Phase.MOVEMENT, Phase.COMBAT, Phase.END]
@@ -213,8 +215,6 @@ def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
 
 def _model_for(target: str):
     """The model a logged change names (its ``model_name``): any record a campaign keeps."""
-    from django.apps import apps
-
     if target == "campaign":
         return Campaign
     for model in apps.get_models():
@@ -274,8 +274,6 @@ def campaign_phase_advance(*, campaign: Campaign, actor) -> list[LogEntry]:
         )
     ]
     if campaign.phase == Phase.END:
-        from .end_phase import end_phase_run
-
         entries += end_phase_run(campaign=campaign, actor=actor)
     return entries
 

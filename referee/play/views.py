@@ -6,7 +6,8 @@ import uuid
 from collections import defaultdict
 from fractions import Fraction
 
-from django.core.paginator import Paginator
+from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,11 +16,13 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 
 import rules
 from referee.campaigns.access import gm_view, member_view
+from referee.campaigns.forms import CampaignSettingsForm
 from referee.campaigns.models import Campaign
 
 from . import bindings, exports, services
 from .forms import ProcedureForm
 from .models import LogEntry
+from .selectors import log_page, player_context
 
 FAMILY_TITLES = {
     "booby_trap": "Booby traps",
@@ -157,11 +160,7 @@ def procedure_form(request: HttpRequest, campaign: Campaign, procedure_id: str) 
         return _page(
             request, campaign, binding, form, status=422, partial="procedure-form" if request.htmx else None
         )
-    except Exception as error:
-        from django.core.exceptions import ValidationError
-
-        if not isinstance(error, ValidationError):
-            raise
+    except ValidationError as error:
         form.add_error("dice", error)
         return _page(
             request, campaign, binding, form, status=422, partial="procedure-form" if request.htmx else None
@@ -246,16 +245,6 @@ def entry_detail(request: HttpRequest, campaign: Campaign, role: str, seq: int) 
     return render(request, "play/entry.html", context)
 
 
-def log_page(campaign: Campaign, role: str, page: str | int | None):
-    entries = (
-        LogEntry.objects.in_campaign(campaign)
-        .visible_to(role)
-        .select_related("reversed_by", "reversal_of")
-        .order_by("-seq")
-    )
-    return Paginator(entries, 25).get_page(page)
-
-
 @member_view("GET")
 def log_list(request: HttpRequest, campaign: Campaign, role: str) -> HttpResponse:
     context = {"campaign": campaign, "role": role, "page": log_page(campaign, role, request.GET.get("page"))}
@@ -276,8 +265,6 @@ def _log_action(request, campaign, seq: int, action) -> HttpResponse:
                 "log_error": error,
             }
             return render(request, "play/log.html#log-panel", context, status=409)
-        from django.contrib import messages
-
         messages.error(request, str(error))
         return redirect("play:log", code=campaign.code)
     if request.htmx:
@@ -328,8 +315,6 @@ def clock_advance(request: HttpRequest, campaign: Campaign) -> HttpResponse:
 def _turn_panel(request, campaign, *, error: str = "", status: int = 200) -> HttpResponse:
     if not request.htmx:
         if error:
-            from django.contrib import messages
-
             messages.error(request, error)
         return redirect("campaigns:detail", code=campaign.code)
     campaign.refresh_from_db()
@@ -349,8 +334,6 @@ def status_poll(request: HttpRequest, campaign: Campaign, role: str) -> HttpResp
     version = request.GET.get("v", "")
     if version == str(campaign.state_version):  # read with the membership, in the one query
         return HttpResponse(status=204)
-    from referee.campaigns.views import player_context
-
     context = {**player_context(campaign), "role": role, "page": log_page(campaign, role, 1)}
     return render(request, "campaigns/player.html#status-panel", context)
 
@@ -398,8 +381,6 @@ def log_export(request: HttpRequest, campaign: Campaign, role: str, fmt: str) ->
 @gm_view("GET", "POST")
 def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     """Name, year, turn length and the clock set by hand; a change is logged and undoable."""
-    from referee.campaigns.forms import CampaignSettingsForm
-
     form = CampaignSettingsForm(
         request.POST if request.method == "POST" else None, instance=Campaign.objects.get(pk=campaign.pk)
     )

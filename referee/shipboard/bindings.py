@@ -16,7 +16,7 @@ from referee.fleet.models import Character
 from referee.play.bindings import Binding, Context, Role, bind
 from referee.play.end_phase import end_phase_hook
 from referee.play.models import LogEntry
-from referee.play.services import PlayError
+from referee.play.services import PlayError, procedure_resolve
 from rules.tables import shipboard as tables
 
 from .models import Compartment, Surface
@@ -281,8 +281,6 @@ bind(
 
 
 def _resolve_each(campaign, actor, binding: Binding, compartments, inputs_for) -> list[LogEntry]:
-    from referee.play.services import procedure_resolve
-
     entries = []
     for compartment in compartments.order_by("ship__name", "name"):
         ctx = Context(campaign=campaign, objects={"compartment": compartment})

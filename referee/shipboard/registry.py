@@ -10,6 +10,7 @@ from __future__ import annotations
 from referee.campaigns.panels import Panel, register_panel
 from referee.fleet.forms import Kind, register_kind
 from referee.play.effects import register_pattern, register_rule
+from referee.play.selectors import with_actions
 from rules.tables import shipboard as tables
 
 from .forms import CompartmentForm
@@ -19,8 +20,6 @@ PANEL = "shipboard/panel.html#compartments-panel"
 
 
 def _compartments(campaign) -> list[Compartment]:
-    from referee.campaigns.views import with_actions
-
     compartments = Compartment.objects.in_campaign(campaign).prefetch_related("surfaces")
     return with_actions(campaign, compartments)
 

@@ -13,6 +13,7 @@ from referee.fleet.models import Unit
 from referee.play.bindings import Binding, Context, Role, bind
 from referee.play.end_phase import end_phase_hook
 from referee.play.models import Visibility
+from referee.play.services import procedure_resolve
 
 from . import catalog
 from .models import Battlefield, Hex
@@ -119,8 +120,6 @@ GEYSER_BINDING = bind(
 def geysers_erupt(*, campaign, actor):
     """Every geyser on a battlefield in play: dormant ones roll to erupt, erupting ones
     count down; volcanic ones leave Liquid Magma behind. GM-only until revealed."""
-    from referee.play.services import procedure_resolve
-
     entries = []
     geysers = GEYSER.choices(campaign).filter(battlefield__active=True).order_by("battlefield__name", "name")
     for hex_ in geysers:

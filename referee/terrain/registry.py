@@ -5,6 +5,7 @@ from __future__ import annotations
 from referee.campaigns.panels import Panel, register_panel
 from referee.fleet.forms import Kind, register_kind
 from referee.play.effects import register_rule
+from referee.play.selectors import with_actions
 
 from . import catalog
 from .forms import BattlefieldForm, HexForm, TerrainRowForm
@@ -37,8 +38,6 @@ register_kind(
 
 
 def panel_context(campaign) -> dict:
-    from referee.campaigns.views import with_actions
-
     rows = rows_for(campaign)
     hexes = with_actions(campaign, Hex.objects.in_campaign(campaign))
     for hex_ in hexes:

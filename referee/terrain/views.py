@@ -11,6 +11,7 @@ from django_htmx.http import reswap, retarget
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
 from referee.fleet.forms import KINDS
+from referee.play.selectors import with_actions
 
 from . import catalog
 from .forms import TerrainRowForm
@@ -21,8 +22,6 @@ from .modifiers import read_hex, rows_for, sheet
 @gm_view("GET")
 def hex_detail(request: HttpRequest, campaign: Campaign, hex_code) -> HttpResponse:
     """The hex as the movement table reads it, for every unit type, with what is missing."""
-    from referee.campaigns.views import with_actions
-
     hex_ = get_object_or_404(Hex.objects.in_campaign(campaign), code=hex_code)
     rows = rows_for(campaign)
     reading = read_hex(hex_, rows)

@@ -11,6 +11,7 @@ from datetime import timedelta
 from referee.fleet.models import Character, Marker, Ship
 
 from ..end_phase import end_phase_hook
+from ..services import procedure_resolve
 from . import Binding, Context, Role, bind
 
 SCREEN = Role("screen", Marker, "Screen", kinds=("screen",))
@@ -135,8 +136,6 @@ def neutrino_hourly_checks(*, campaign, actor):
 
 
 def _run_for(campaign, actor, binding: Binding, objects, role: str):
-    from ..services import procedure_resolve
-
     entries = []
     for obj in objects.order_by("name"):
         ctx = Context(campaign=campaign, objects={role: obj})

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from referee.fleet.models import Ship
 
 from ..end_phase import end_phase_hook
+from ..services import procedure_resolve
 from . import Binding, Context, Role, bind
 
 SQUADRON = Role("ship", Ship, "Fighter squadron", targets=("fighter",), kinds=("fighter_squadron",))
@@ -42,10 +45,6 @@ OVERBURN = bind(
 @end_phase_hook
 def squadrons_overburn(*, campaign, actor):
     """Every squadron with heat or overburn recorded makes its End Phase overburn step."""
-    from django.db.models import Q
-
-    from ..services import procedure_resolve
-
     entries = []
     squadrons = SQUADRON.choices(campaign).filter(Q(heat__gt=0) | Q(overburn__gt=0)).order_by("name")
     for squadron in squadrons:

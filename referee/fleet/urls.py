@@ -1,0 +1,12 @@
+"""Create, edit and delete any record kind; included by the campaign URLs, so the names
+are ``campaigns:object-create`` and so on."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("c/<uuid:code>/<slug:kind>/new/", views.object_create, name="object-create"),
+    path("c/<uuid:code>/<slug:kind>/<uuid:obj_code>/edit/", views.object_edit, name="object-edit"),
+    path("c/<uuid:code>/<slug:kind>/<uuid:obj_code>/delete/", views.object_delete, name="object-delete"),
+]

@@ -1,0 +1,166 @@
+"""The shape of the house, read from the source: who imports whom.
+
+Every import statement of the project's modules counts, at the top of a module or inside a
+function: no module may import another app's views, the imports may not go round in a
+circle, and an import inside a function needs a comment saying why it is there."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("referee", "rules")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" not in path.parts:
+                found[_module_name(path)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _resolve(module: str, path: Path, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    base = package[: len(package) - node.level + 1]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports(module: str, path: Path):
+    """(imported project module, line, inside a function?) for every import statement."""
+    tree = ast.parse(path.read_text(), str(path))
+    local = {
+        id(sub)
+        for fn in ast.walk(tree)
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for sub in ast.walk(fn)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve(module, path, node)
+            # ``from pkg import name`` imports the module pkg.name when there is one.
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+        else:
+            continue
+        for target in targets:
+            if target in MODULES:
+                yield target, node.lineno, id(node) in local
+
+
+def _graph() -> dict[str, set[str]]:
+    return {m: {t for t, _, _ in _imports(m, p) if t != m} for m, p in MODULES.items()}
+
+
+def _app(module: str) -> str:
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "referee" and len(parts) > 2 else module
+
+
+def _is_views(module: str) -> bool:
+    return module.rsplit(".", 1)[-1].endswith("views")
+
+
+def test_the_import_scan_sees_the_project():
+    graph = _graph()
+    assert "referee.play.services" in graph
+    assert "referee.play.models" in graph["referee.play.services"]
+    assert "referee.campaigns.views" in graph["referee.campaigns.urls"]
+
+
+def test_no_module_imports_another_apps_views():
+    offenders = [
+        f"{module} imports {target}"
+        for module, targets in _graph().items()
+        for target in targets
+        if _is_views(target) and _app(target) != _app(module)
+    ]
+    assert offenders == []
+
+
+def test_views_are_imported_only_by_url_modules_and_commands_of_their_app():
+    offenders = [
+        f"{module} imports {target}"
+        for module, targets in _graph().items()
+        for target in targets
+        if _is_views(target)
+        and not module.rsplit(".", 1)[-1].endswith("urls")
+        and ".management.commands." not in module
+    ]
+    assert offenders == []
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = [0]
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_project_import_graph_has_no_cycle():
+    assert _cycles(_graph()) == []
+
+
+def test_imports_inside_functions_say_why():
+    """A comment on the line, or on the lines just above it, explains the deferred import."""
+    unexplained = []
+    for module, path in MODULES.items():
+        lines = path.read_text().splitlines()
+        for target, lineno, local in _imports(module, path):
+            if not local:
+                continue
+            line = lines[lineno - 1]
+            above = lines[lineno - 2].strip() if lineno > 1 else ""
+            if "#" not in line and not above.startswith("#"):
+                unexplained.append(f"{path.relative_to(ROOT)}:{lineno} imports {target}")
+    assert unexplained == []
