@@ -4,11 +4,12 @@ pursuit check. Traps themselves use the dashboard's record forms (kind "boobytra
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django_htmx.http import reswap, retarget, trigger_client_event
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
 import rules
+from referee import htmx
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
 from referee.play import services as play_services
@@ -20,63 +21,55 @@ from .forms import PursuitForm, WeaponChartForm
 from .models import BoobyTrap, WeaponChart, printed_torpedo_chart
 from .registry import PANEL_TEMPLATE, panel_context
 
-
-def _posted(request: HttpRequest):
-    """The POST data on a POST (even an empty one, so it is validated), else None."""
-    return request.POST if request.method == "POST" else None
+PURSUIT = "boobytraps/pursuit.html"
 
 
-def _panel(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    if not request.htmx:
-        return redirect("campaigns:detail", code=campaign.code)
-    context = {"campaign": campaign, "boobytraps": panel_context(campaign)}
-    return trigger_client_event(render(request, PANEL_TEMPLATE, context), "campaign-changed")
+def _panel(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
+    return htmx.panel(
+        request,
+        PANEL_TEMPLATE,
+        lambda: {"campaign": campaign, "boobytraps": panel_context(campaign)},
+        back_to=reverse("campaigns:detail", args=[campaign.code]),
+    )
 
 
-def _chart_page(request, campaign, form, chart=None, status=200) -> HttpResponse:
+def _chart_page(request: htmx.HtmxHttpRequest, campaign: Campaign, form, chart=None) -> HttpResponse:
     context = {"campaign": campaign, "form": form, "chart": chart}
-    if not request.htmx:
-        return render(request, "boobytraps/chart_form.html", context, status=status)
-    response = render(request, "boobytraps/chart_form.html#chart-form", context, status=status)
-    return reswap(retarget(response, "#form-slot"), "outerHTML")
+    return htmx.form_card(request, "boobytraps/chart_form.html", context, partial="chart-form")
 
 
 @gm_view("GET", "POST")
-def chart_create(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+def chart_create(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     start = WeaponChart(campaign=campaign, name="", weapon_type="torp")
     if request.GET.get("start") != "blank":
         start.entries = printed_torpedo_chart()  # IR107.332: "use this chart or make your own"
         start.name = "Torpedo-hit chart"
-    form = WeaponChartForm(_posted(request), instance=start, campaign=campaign)
-    if request.method == "POST":
-        if form.is_valid():
-            form.save()
-            return _panel(request, campaign)
-        return _chart_page(request, campaign, form, status=422)
+    form = WeaponChartForm(htmx.posted(request), instance=start, campaign=campaign)
+    if form.is_valid():
+        form.save()
+        return _panel(request, campaign)
     return _chart_page(request, campaign, form)
 
 
 @gm_view("GET", "POST")
-def chart_edit(request: HttpRequest, campaign: Campaign, chart_code) -> HttpResponse:
+def chart_edit(request: htmx.HtmxHttpRequest, campaign: Campaign, chart_code) -> HttpResponse:
     chart = get_object_or_404(WeaponChart.objects.in_campaign(campaign), code=chart_code)
-    form = WeaponChartForm(_posted(request), instance=chart, campaign=campaign)
-    if request.method == "POST":
-        if form.is_valid():
-            form.save()
-            return _panel(request, campaign)
-        return _chart_page(request, campaign, form, chart, status=422)
+    form = WeaponChartForm(htmx.posted(request), instance=chart, campaign=campaign)
+    if form.is_valid():
+        form.save()
+        return _panel(request, campaign)
     return _chart_page(request, campaign, form, chart)
 
 
 @gm_view("POST")
-def chart_copy(request: HttpRequest, campaign: Campaign, chart_code) -> HttpResponse:
+def chart_copy(request: htmx.HtmxHttpRequest, campaign: Campaign, chart_code) -> HttpResponse:
     chart = get_object_or_404(WeaponChart.objects.in_campaign(campaign), code=chart_code)
     services.weapon_chart_copy(chart=chart)
     return _panel(request, campaign)
 
 
 @gm_view("POST")
-def chart_delete(request: HttpRequest, campaign: Campaign, chart_code) -> HttpResponse:
+def chart_delete(request: htmx.HtmxHttpRequest, campaign: Campaign, chart_code) -> HttpResponse:
     chart = get_object_or_404(WeaponChart.objects.in_campaign(campaign), code=chart_code)
     chart.delete()  # traps that used it fall back to "no chart" (SET_NULL)
     return _panel(request, campaign)
@@ -99,20 +92,18 @@ def _last_units(campaign: Campaign, trap: BoobyTrap) -> dict:
 
 
 @gm_view("GET", "POST")
-def trap_pursuit(request: HttpRequest, campaign: Campaign, trap_code) -> HttpResponse:
+def trap_pursuit(request: htmx.HtmxHttpRequest, campaign: Campaign, trap_code) -> HttpResponse:
     trap = get_object_or_404(BoobyTrap.objects.in_campaign(campaign), code=trap_code)
     last = _last_units(campaign, trap)
-    form = PursuitForm(_posted(request), campaign=campaign, trap=trap, last_units=last)
+    form = PursuitForm(htmx.posted(request), campaign=campaign, trap=trap, last_units=last)
     context = {"campaign": campaign, "trap": trap, "form": form, "entries": [], "role": "gm"}
-    if request.method == "GET":
-        return render(request, "boobytraps/pursuit.html", context)
-    if not form.is_valid():
-        return render(request, "boobytraps/pursuit.html", context, status=422)
+    if not form.is_valid():  # a GET shows the form, an invalid POST its errors (422)
+        return render(request, PURSUIT, context, status=htmx.form_status(form))
     try:
         dice = parse_dice(form.cleaned_data["dice"] or "") or None
     except ValidationError as error:
         form.add_error("dice", error)
-        return render(request, "boobytraps/pursuit.html", context, status=422)
+        return render(request, PURSUIT, context, status=htmx.INVALID)
     try:
         entries = services.booby_trap_pursue(
             campaign=campaign,
@@ -125,11 +116,11 @@ def trap_pursuit(request: HttpRequest, campaign: Campaign, trap_code) -> HttpRes
         )
     except rules.DiceError as error:
         form.add_error("dice", str(error))
-        return render(request, "boobytraps/pursuit.html", context, status=422)
+        return render(request, PURSUIT, context, status=htmx.INVALID)
     except (rules.InputError, play_services.PlayError) as error:
         form.add_error(None, getattr(error, "message", str(error)))
-        return render(request, "boobytraps/pursuit.html", context, status=422)
+        return render(request, PURSUIT, context, status=htmx.INVALID)
     trap.refresh_from_db()
     context.update(trap=trap, entries=entries)
-    response = render(request, "boobytraps/pursuit.html", context)
-    return trigger_client_event(response, "campaign-changed") if request.htmx else response
+    response = render(request, PURSUIT, context)
+    return htmx.campaign_changed(response) if request.htmx else response

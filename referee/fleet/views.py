@@ -6,10 +6,11 @@ list panel; an invalid one comes back (422) with field errors and what was typed
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django_htmx.http import reswap, retarget, trigger_client_event
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
 
+from referee import htmx
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
 from referee.play.selectors import dashboard_context
@@ -24,49 +25,39 @@ def _kind(slug: str) -> Kind:
         raise Http404("No such kind of record") from None
 
 
-def _panel(request: HttpRequest, campaign, kind: Kind) -> HttpResponse:
-    if not request.htmx:
-        return redirect("campaigns:detail", code=campaign.code)
-    response = render(request, kind.panel, dashboard_context(campaign))
-    return trigger_client_event(response, "campaign-changed")
+def _panel(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: Kind) -> HttpResponse:
+    back_to = reverse("campaigns:detail", args=[campaign.code])
+    return htmx.panel(request, kind.panel, lambda: dashboard_context(campaign), back_to=back_to)
 
 
-def _form_page(request, campaign, kind: Kind, form, obj=None, status=200) -> HttpResponse:
+def _form_page(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: Kind, form, obj=None) -> HttpResponse:
     context = {"campaign": campaign, "kind": kind, "form": form, "object": obj}
-    if not request.htmx:
-        return render(request, "fleet/form.html", context, status=status)
-    response = render(request, "fleet/form.html#form", context, status=status)
-    # The form (with its errors) replaces itself, wherever the request aimed.
-    return reswap(retarget(response, "#form-slot"), "outerHTML")
+    return htmx.form_card(request, "fleet/form.html", context)
 
 
 @gm_view("GET", "POST")
-def object_create(request: HttpRequest, campaign: Campaign, kind: str) -> HttpResponse:
+def object_create(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str) -> HttpResponse:
     spec = _kind(kind)
-    form = spec.form(request.POST if request.method == "POST" else None, campaign=campaign)
-    if request.method == "POST":
-        if form.is_valid():
-            form.save()
-            return _panel(request, campaign, spec)
-        return _form_page(request, campaign, spec, form, status=422)
+    form = spec.form(htmx.posted(request), campaign=campaign)
+    if form.is_valid():
+        form.save()
+        return _panel(request, campaign, spec)
     return _form_page(request, campaign, spec, form)
 
 
 @gm_view("GET", "POST")
-def object_edit(request: HttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
+def object_edit(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
     spec = _kind(kind)
     obj = get_object_or_404(spec.model.objects.in_campaign(campaign), code=obj_code)
-    form = spec.form(request.POST if request.method == "POST" else None, instance=obj, campaign=campaign)
-    if request.method == "POST":
-        if form.is_valid():
-            form.save()
-            return _panel(request, campaign, spec)
-        return _form_page(request, campaign, spec, form, obj, status=422)
+    form = spec.form(htmx.posted(request), instance=obj, campaign=campaign)
+    if form.is_valid():
+        form.save()
+        return _panel(request, campaign, spec)
     return _form_page(request, campaign, spec, form, obj)
 
 
 @gm_view("POST")
-def object_delete(request: HttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
+def object_delete(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
     spec = _kind(kind)
     obj = get_object_or_404(spec.model.objects.in_campaign(campaign), code=obj_code)
     obj.delete()

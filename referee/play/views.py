@@ -6,15 +6,14 @@ import uuid
 from collections import defaultdict
 from fractions import Fraction
 
-from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
-from django_htmx.http import reswap, retarget, trigger_client_event
 
 import rules
+from referee import htmx
 from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.forms import CampaignSettingsForm
 from referee.campaigns.models import Campaign
@@ -49,6 +48,9 @@ FAMILY_TITLES = {
 }
 
 
+PAGE = "play/procedure.html"
+
+
 def _binding(procedure_id: str) -> bindings.Binding:
     try:
         return bindings.get(procedure_id)
@@ -57,7 +59,7 @@ def _binding(procedure_id: str) -> bindings.Binding:
 
 
 @gm_view("GET")
-def procedure_index(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+def procedure_index(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     families = defaultdict(list)
     for proc in rules.all_procedures():
         families[FAMILY_TITLES.get(proc.family, proc.family)].append(proc)
@@ -99,52 +101,43 @@ def _initial(binding, ctx) -> dict:
     return values
 
 
-def _page(request, campaign, binding, form, *, entry=None, status=200, partial=None) -> HttpResponse:
+def _page(request: htmx.HtmxHttpRequest, campaign, binding, form, *, refresh: bool = False) -> HttpResponse:
+    """The procedure's page (only its form for a ``refresh``); a submitted form comes
+    back 422 with its errors and what was typed, replacing itself."""
     context = {
         "campaign": campaign,
         "binding": binding,
         "procedure": binding.procedure,
         "form": form,
-        "entry": entry,
         "odds": _odds_for(binding, form, time_limit=ODDS_TIME_LIMIT),
         "role": "gm",
         "page": log_page(campaign, "gm", 1),
     }
-    template = "play/procedure.html" + (f"#{partial}" if partial else "")
-    response = render(request, template, context, status=status)
-    if request.htmx and status >= 400:
-        # The form, with its errors and what was typed, replaces itself.
-        response = reswap(retarget(response, "#procedure-form"), "outerHTML")
-    return response
+    if form.is_bound:
+        return htmx.form_card(
+            request, PAGE, context, partial="procedure-form", target="#procedure-form", status=htmx.INVALID
+        )
+    return render(request, PAGE + ("#procedure-form" if refresh else ""), context)
 
 
 @gm_view("GET", "POST")
-def procedure_form(request: HttpRequest, campaign: Campaign, procedure_id: str) -> HttpResponse:
+def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_id: str) -> HttpResponse:
     binding = _binding(procedure_id)
     if request.method == "GET":
         ctx = _context_from(binding, campaign, request.GET)
         form = ProcedureForm(initial=_initial(binding, ctx), binding=binding, campaign=campaign)
-        partial = "procedure-form" if request.htmx and request.GET.get("refresh") else None
-        return _page(request, campaign, binding, form, partial=partial)
+        refresh = bool(request.htmx and request.GET.get("refresh"))
+        return _page(request, campaign, binding, form, refresh=refresh)
 
     form = ProcedureForm(request.POST, binding=binding, campaign=campaign)
     if not form.is_valid():
-        return _page(
-            request, campaign, binding, form, status=422, partial="procedure-form" if request.htmx else None
-        )
+        return _page(request, campaign, binding, form)
     physical = request.POST.get("action") == "enter"
     try:
         dice = form.entered_dice() if physical else None
         if physical and not dice and binding.procedure.contract.dice.strip() != "none":
             form.add_error("dice", "Enter the dice the table rolled, or press Roll to use the server's dice.")
-            return _page(
-                request,
-                campaign,
-                binding,
-                form,
-                status=422,
-                partial="procedure-form" if request.htmx else None,
-            )
+            return _page(request, campaign, binding, form)
         entry = services.procedure_resolve(
             campaign=campaign,
             procedure_id=binding.procedure_id,
@@ -157,20 +150,16 @@ def procedure_form(request: HttpRequest, campaign: Campaign, procedure_id: str) 
         )
     except (rules.InputError, rules.DiceError, services.PlayError) as error:
         form.add_engine_error(error)
-        return _page(
-            request, campaign, binding, form, status=422, partial="procedure-form" if request.htmx else None
-        )
+        return _page(request, campaign, binding, form)
     except ValidationError as error:
         form.add_error("dice", error)
-        return _page(
-            request, campaign, binding, form, status=422, partial="procedure-form" if request.htmx else None
-        )
-    if not request.htmx:
-        return redirect(reverse("play:entry", args=[campaign.code, entry.seq]))
-    response = render(
-        request, "play/procedure.html#result-card", {"campaign": campaign, "entry": entry, "role": "gm"}
+        return _page(request, campaign, binding, form)
+    return htmx.panel(
+        request,
+        "play/procedure.html#result-card",
+        {"campaign": campaign, "entry": entry, "role": "gm"},
+        back_to=reverse("play:entry", args=[campaign.code, entry.seq]),
     )
-    return trigger_client_event(response, "campaign-changed")
 
 
 ODDS_TIME_LIMIT = 2.0  # seconds a page waits for exact odds before saying "roll it instead"
@@ -224,7 +213,7 @@ def _show(value) -> str:
 
 
 @gm_view("POST")
-def procedure_odds(request: HttpRequest, campaign: Campaign, procedure_id: str) -> HttpResponse:
+def procedure_odds(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_id: str) -> HttpResponse:
     binding = _binding(procedure_id)
     form = ProcedureForm(request.POST, binding=binding, campaign=campaign, odds_only=True)
     odds = _odds_for(binding, form, key=request.POST.get("odds_key"))
@@ -236,55 +225,52 @@ def procedure_odds(request: HttpRequest, campaign: Campaign, procedure_id: str) 
 
 
 @member_view("GET")
-def entry_detail(request: HttpRequest, campaign: Campaign, role: str, seq: int) -> HttpResponse:
+def entry_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, seq: int) -> HttpResponse:
     entry = get_object_or_404(LogEntry.objects.in_campaign(campaign).visible_to(role), seq=seq)
     context = {"campaign": campaign, "entry": entry, "role": role}
     if request.htmx:  # a live result card refreshing itself (e.g. after an undo)
         context["card_prefix"] = "result-" if request.GET.get("prefix") == "result-" else ""
-        return render(request, "play/entry.html#entry-card", context)
-    return render(request, "play/entry.html", context)
+    return htmx.page(request, "play/entry.html", context, partial="entry-card")
 
 
 @member_view("GET")
-def log_list(request: HttpRequest, campaign: Campaign, role: str) -> HttpResponse:
+def log_list(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
     context = {"campaign": campaign, "role": role, "page": log_page(campaign, role, request.GET.get("page"))}
-    template = "play/log.html#log-panel" if request.htmx else "play/log.html"
-    return render(request, template, context)
+    return htmx.page(request, "play/log.html", context, partial="log-panel")
 
 
-def _log_action(request, campaign, seq: int, action) -> HttpResponse:
+def _log_action(request: htmx.HtmxHttpRequest, campaign: Campaign, seq: int, action) -> HttpResponse:
     entry = get_object_or_404(LogEntry.objects.in_campaign(campaign), seq=seq)
     try:
         action(entry=entry, actor=request.user)
     except services.PlayError as error:
-        if request.htmx:
-            context = {
-                "campaign": campaign,
-                "role": "gm",
-                "page": log_page(campaign, "gm", 1),
-                "log_error": error,
-            }
-            return render(request, "play/log.html#log-panel", context, status=409)
-        messages.error(request, str(error))
-        return redirect("play:log", code=campaign.code)
-    if request.htmx:
-        context = {"campaign": campaign, "role": "gm", "page": log_page(campaign, "gm", 1)}
-        return trigger_client_event(render(request, "play/log.html#log-panel", context), "campaign-changed")
-    return redirect("play:log", code=campaign.code)
+        return _log_panel(request, campaign, error=str(error), status=409)
+    return _log_panel(request, campaign)
+
+
+def _log_panel(request: htmx.HtmxHttpRequest, campaign: Campaign, *, error: str = "", status: int = 200):
+    return htmx.panel(
+        request,
+        "play/log.html#log-panel",
+        lambda: {"campaign": campaign, "role": "gm", "page": log_page(campaign, "gm", 1), "log_error": error},
+        back_to=reverse("play:log", args=[campaign.code]),
+        status=status,
+        message=error,
+    )
 
 
 @gm_view("POST")
-def log_undo(request: HttpRequest, campaign: Campaign, seq: int) -> HttpResponse:
+def log_undo(request: htmx.HtmxHttpRequest, campaign: Campaign, seq: int) -> HttpResponse:
     return _log_action(request, campaign, seq, services.log_entry_reverse)
 
 
 @gm_view("POST")
-def log_reveal(request: HttpRequest, campaign: Campaign, seq: int) -> HttpResponse:
+def log_reveal(request: htmx.HtmxHttpRequest, campaign: Campaign, seq: int) -> HttpResponse:
     return _log_action(request, campaign, seq, services.log_entry_reveal)
 
 
 @gm_view("POST")
-def phase_advance(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+def phase_advance(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     services.campaign_phase_advance(campaign=campaign, actor=request.user)
     return _turn_panel(request, campaign)
 
@@ -293,7 +279,7 @@ UNITS = {"minutes": 60, "hours": 3600, "days": 86400}
 
 
 @gm_view("POST")
-def clock_advance(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+def clock_advance(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     try:
         amount = int(request.POST.get("amount", ""))
         unit = UNITS[request.POST.get("unit", "hours")]
@@ -304,31 +290,30 @@ def clock_advance(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             actor=request.user,
         )
     except services.PlayError as error:  # a ValueError too, so it must come first
-        return _turn_panel(request, campaign, error=str(error), status=422)
+        return _turn_panel(request, campaign, error=str(error), status=htmx.INVALID)
     except (ValueError, KeyError):
-        return _turn_panel(
-            request, campaign, error="Enter a whole number of minutes, hours or days.", status=422
-        )
+        error = "Enter a whole number of minutes, hours or days."
+        return _turn_panel(request, campaign, error=error, status=htmx.INVALID)
     return _turn_panel(request, campaign)
 
 
-def _turn_panel(request, campaign, *, error: str = "", status: int = 200) -> HttpResponse:
-    if not request.htmx:
-        if error:
-            messages.error(request, error)
-        return redirect("campaigns:detail", code=campaign.code)
-    campaign.refresh_from_db()
-    response = render(
+def _turn_panel(request: htmx.HtmxHttpRequest, campaign: Campaign, *, error: str = "", status: int = 200):
+    def context() -> dict:
+        campaign.refresh_from_db()
+        return {"campaign": campaign, "clock_error": error}
+
+    return htmx.panel(
         request,
         "campaigns/dashboard.html#clock-panel",
-        {"campaign": campaign, "clock_error": error},
+        context,
+        back_to=reverse("campaigns:detail", args=[campaign.code]),
         status=status,
+        message=error,
     )
-    return trigger_client_event(response, "campaign-changed")
 
 
 @member_view("GET")
-def status_poll(request: HttpRequest, campaign: Campaign, role: str) -> HttpResponse:
+def status_poll(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
     """Players' live status: 204 when nothing changed since version ``v`` (one indexed
     query beyond authentication), else the refreshed panel."""
     version = request.GET.get("v", "")
@@ -355,7 +340,7 @@ def _turn_param(request: HttpRequest, name: str) -> int | None:
 
 
 @member_view("GET")
-def log_export(request: HttpRequest, campaign: Campaign, role: str, fmt: str) -> HttpResponse:
+def log_export(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, fmt: str) -> HttpResponse:
     """The turn log as CSV, JSON or Markdown, streamed; players never get unrevealed secrets."""
     if fmt not in EXPORTS:
         raise Http404("No such export format")
@@ -379,7 +364,7 @@ def log_export(request: HttpRequest, campaign: Campaign, role: str, fmt: str) ->
 
 
 @gm_view("GET", "POST")
-def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+def campaign_settings(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     """Name, year, turn length and the clock set by hand; a change is logged and undoable."""
     form = CampaignSettingsForm(
         request.POST if request.method == "POST" else None, instance=Campaign.objects.get(pk=campaign.pk)
@@ -389,5 +374,5 @@ def campaign_settings(request: HttpRequest, campaign: Campaign) -> HttpResponse:
             campaign=campaign, values={f: form.cleaned_data[f] for f in form.changed_data}, actor=request.user
         )
         return redirect("campaigns:detail", code=campaign.code)
-    status = 422 if request.method == "POST" else 200
-    return render(request, "campaigns/settings.html", {"campaign": campaign, "form": form}, status=status)
+    context = {"campaign": campaign, "form": form}
+    return render(request, "campaigns/settings.html", context, status=htmx.form_status(form))

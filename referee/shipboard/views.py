@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django_htmx.http import reswap, retarget, trigger_client_event
 
+from referee import htmx
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
 from referee.play.services import PlayError
@@ -82,18 +81,23 @@ def _context(campaign: Campaign, compartment: Compartment, **extra) -> dict:
     }
 
 
-def _panel(request: HttpRequest, campaign, compartment, partial: str, status: int = 200, **extra):
-    if not request.htmx:
-        for error in (extra.get("state_error"), extra.get("surfaces_error")):
-            if error:
-                messages.error(request, error)
-        return redirect("shipboard:compartment", code=campaign.code, compartment_code=compartment.code)
-    response = render(request, f"{PAGE}#{partial}", _context(campaign, compartment, **extra), status=status)
-    return response if status >= 400 else trigger_client_event(response, "campaign-changed")
+def _panel(
+    request: htmx.HtmxHttpRequest, campaign, compartment, partial: str, status: int = 200, error: str = ""
+) -> HttpResponse:
+    """The refreshed ``partial`` of the compartment page; ``error`` shows in it (HTMX)
+    or as a message on the page (a plain form post)."""
+    return htmx.panel(
+        request,
+        f"{PAGE}#{partial}",
+        lambda: _context(campaign, compartment, panel_error=error),
+        back_to=reverse("shipboard:compartment", args=[campaign.code, compartment.code]),
+        status=status,
+        message=error,
+    )
 
 
 @gm_view("GET")
-def compartment_detail(request: HttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
+def compartment_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
     compartment = _compartment(campaign, compartment_code)
     return render(request, PAGE, _context(campaign, compartment))
 
@@ -103,11 +107,10 @@ def _form(
 ):
     """Show ``form_class``; on a valid POST save it and answer with the refreshed ``panel``
     (an invalid one comes back 422 with its errors, in place)."""
-    form = form_class(request.POST if request.method == "POST" else None, **form_kwargs)
-    if request.method == "POST" and form.is_valid():
+    form = form_class(htmx.posted(request), **form_kwargs)
+    if form.is_valid():
         form.save()
         return _panel(request, campaign, compartment, panel)
-    status = 422 if request.method == "POST" else 200
     context = {
         "campaign": campaign,
         "compartment": compartment,
@@ -116,14 +119,11 @@ def _form(
         "action": action,
         "target": f"#{panel}",
     }
-    if not request.htmx:
-        return render(request, "shipboard/form.html", context, status=status)
-    response = render(request, "shipboard/form.html#form", context, status=status)
-    return reswap(retarget(response, "#form-slot"), "outerHTML")
+    return htmx.form_card(request, "shipboard/form.html", context)
 
 
 @gm_view("GET", "POST")
-def compartment_edit(request: HttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
+def compartment_edit(request: htmx.HtmxHttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
     compartment = _compartment(campaign, compartment_code)
     return _form(
         request,
@@ -138,28 +138,28 @@ def compartment_edit(request: HttpRequest, campaign: Campaign, compartment_code)
 
 
 @gm_view("POST")
-def breach_seal(request: HttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
+def breach_seal(request: htmx.HtmxHttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
     compartment = _compartment(campaign, compartment_code)
     try:
         services.compartment_breach_seal(compartment=compartment, actor=request.user)
     except PlayError as error:
-        return _panel(request, campaign, compartment, "state-panel", status=409, state_error=str(error))
+        return _panel(request, campaign, compartment, "state-panel", status=409, error=str(error))
     compartment.refresh_from_db()
     return _panel(request, campaign, compartment, "state-panel")
 
 
 @gm_view("POST")
-def surface_add(request: HttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
+def surface_add(request: htmx.HtmxHttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
     compartment = _compartment(campaign, compartment_code)
     try:
         services.surface_add(compartment=compartment, surface_type=request.POST.get("surface_type", ""))
     except PlayError as error:
-        return _panel(request, campaign, compartment, "surfaces-panel", status=422, surfaces_error=str(error))
+        return _panel(request, campaign, compartment, "surfaces-panel", status=htmx.INVALID, error=str(error))
     return _panel(request, campaign, compartment, "surfaces-panel")
 
 
 @gm_view("GET", "POST")
-def surface_create(request: HttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
+def surface_create(request: htmx.HtmxHttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
     compartment = _compartment(campaign, compartment_code)
     return _form(
         request,
@@ -174,7 +174,7 @@ def surface_create(request: HttpRequest, campaign: Campaign, compartment_code) -
 
 
 @gm_view("GET", "POST")
-def surface_edit(request: HttpRequest, campaign: Campaign, surface_code) -> HttpResponse:
+def surface_edit(request: htmx.HtmxHttpRequest, campaign: Campaign, surface_code) -> HttpResponse:
     surface = _surface(campaign, surface_code)
     compartment = surface.compartment
     return _form(
@@ -190,7 +190,7 @@ def surface_edit(request: HttpRequest, campaign: Campaign, surface_code) -> Http
 
 
 @gm_view("POST")
-def surface_delete(request: HttpRequest, campaign: Campaign, surface_code) -> HttpResponse:
+def surface_delete(request: htmx.HtmxHttpRequest, campaign: Campaign, surface_code) -> HttpResponse:
     surface = _surface(campaign, surface_code)
     compartment = surface.compartment
     surface.delete()

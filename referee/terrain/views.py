@@ -3,11 +3,11 @@ names but does not print."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django_htmx.http import reswap, retarget
 
+from referee import htmx
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
 from referee.fleet.forms import KINDS
@@ -20,7 +20,7 @@ from .modifiers import read_hex, rows_for, sheet
 
 
 @gm_view("GET")
-def hex_detail(request: HttpRequest, campaign: Campaign, hex_code) -> HttpResponse:
+def hex_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, hex_code) -> HttpResponse:
     """The hex as the movement table reads it, for every unit type, with what is missing."""
     hex_ = get_object_or_404(Hex.objects.in_campaign(campaign), code=hex_code)
     rows = rows_for(campaign)
@@ -42,7 +42,7 @@ def hex_detail(request: HttpRequest, campaign: Campaign, hex_code) -> HttpRespon
 
 
 @gm_view("GET")
-def row_fill(request: HttpRequest, campaign: Campaign, key: str) -> HttpResponse:
+def row_fill(request: htmx.HtmxHttpRequest, campaign: Campaign, key: str) -> HttpResponse:
     """The terrain-row form for a row the seed names, with what the text states filled in."""
     seed = catalog.SEED_ROWS.get(key)
     if seed is None:
@@ -55,7 +55,4 @@ def row_fill(request: HttpRequest, campaign: Campaign, key: str) -> HttpResponse
         initial.update(seed.known)
         form = TerrainRowForm(initial=initial, campaign=campaign)
     context = {"campaign": campaign, "kind": KINDS["terrain-rows"], "form": form, "object": row}
-    if not request.htmx:
-        return render(request, "fleet/form.html", context)
-    response = render(request, "fleet/form.html#form", context)
-    return reswap(retarget(response, "#form-slot"), "outerHTML")
+    return htmx.form_card(request, "fleet/form.html", context)
