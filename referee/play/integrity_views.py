@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import render
+from django.http import HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from django.utils.text import slugify
 
+from referee import htmx
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
 
@@ -14,15 +14,16 @@ from . import backup, integrity
 
 
 @gm_view("GET")
-def log_verify(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+def log_verify(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     """Recompute the chain from what the database holds now."""
     report = integrity.verify_campaign(campaign)
-    template = "play/integrity.html#integrity-panel" if request.htmx else "play/integrity.html"
-    return render(request, template, {"campaign": campaign, "report": report})
+    return htmx.page(
+        request, "play/integrity.html", {"campaign": campaign, "report": report}, partial="integrity-panel"
+    )
 
 
 @gm_view("GET")
-def campaign_backup(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+def campaign_backup(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     """Everything the campaign keeps, log included, as one JSON document (streamed)."""
     response = StreamingHttpResponse(backup.backup_chunks(campaign), content_type="application/json")
     stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
