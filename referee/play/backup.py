@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import hmac
 import json
 import uuid
 from collections.abc import Iterator
@@ -24,8 +25,8 @@ from typing import Any
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.core.exceptions import FieldDoesNotExist
-from django.db import IntegrityError, connection, models, transaction
+from django.core.exceptions import FieldDoesNotExist, ValidationError
+from django.db import DatabaseError, connection, models, transaction
 from django.db.models import F
 from django.db.models.fields import AutoFieldMixin
 from django.utils import timezone
@@ -205,7 +206,7 @@ def backup_chunks(campaign: Campaign) -> Iterator[str]:
             rows = ",\n".join(json.dumps(r, ensure_ascii=False) for r in _rows(model, campaign, users))
             yield f'{", " if i else ""}"{model._meta.label_lower}": [{rows}]'
         yield '}, "log": ['
-        count, last_hash = 0, None
+        closing = integrity.Closing(kind=BACKUP_FORMAT, campaign_code=str(campaign.code), partial=False)
         log_fields = _fields(LogEntry, _campaign_fk(LogEntry))
         entries = (
             LogEntry.objects.in_campaign(campaign)
@@ -214,11 +215,17 @@ def backup_chunks(campaign: Campaign) -> Iterator[str]:
             .iterator(chunk_size=CHUNK)
         )
         for entry in entries:
-            yield ("" if count == 0 else ",\n") + json.dumps(
+            yield ("" if closing.count == 0 else ",\n") + json.dumps(
                 dump_row(entry, log_fields, users), ensure_ascii=False
             )
-            count, last_hash = count + 1, entry.hash
-        tail = {"log_count": count, "log_head": last_hash, "users": sorted(users)}
+            closing.add(entry.hash)
+        # Signed by the server: a backup with entries cut from the log's end does not restore.
+        tail = {
+            "log_count": closing.count,
+            "log_head": closing.head,
+            "log_signature": closing.signature(),
+            "users": sorted(users),
+        }
         yield "], " + json.dumps(tail, ensure_ascii=False)[1:] + "\n"
 
 
@@ -269,33 +276,101 @@ class _Keys:
         known = self.ids.get(model, {})
         if str(value) in known:
             return known[str(value)]
-        if model is LogEntry:
-            raise RestoreError(
-                f"{field.model._meta.label}.{field.name} names log entry #{value}, not in the backup"
-            )
-        key = natural_key_field(model)
-        pk = model._base_manager.filter(**{key: value}).values_list("pk", flat=True).first()
-        if pk is None:
-            raise RestoreError(
-                f"{field.model._meta.label}.{field.name}: no {model._meta.label} {key}={value}"
-            )
-        self.add(model, value, pk)
-        return pk
+        # Nothing outside the backup is reached for: a row may only point at rows the
+        # backup itself holds, and at the accounts its users were mapped to.
+        what = "user" if model is get_user_model() else model._meta.verbose_name
+        raise RestoreError(
+            f"{field.model._meta.label}.{field.name} names {what} {value}, which the backup does not hold"
+        )
 
 
-def _ensure_users(usernames: list[str], keys: _Keys) -> list[str]:
-    """Users by username; the missing ones are created without a usable password."""
+def _map_users(usernames: list[str], mapping: dict[str, str], same_accounts: bool, keys: _Keys) -> list[str]:
+    """Give each user the backup names an account here; returns the usernames created.
+
+    An account that exists here is only used when the restorer says so: by name with
+    ``mapping`` (``{name in the backup: account here}``) or for every name with
+    ``same_accounts``. Otherwise a name taken here is refused (another person may hold it
+    on this server), and a free one is created without a usable password."""
     User = get_user_model()
-    created = []
+    field = User.USERNAME_FIELD
+    if unknown := sorted(set(mapping) - set(usernames)):
+        raise RestoreError(f"the backup names no user {', '.join(unknown)} to map")
+    targets: dict[str, str] = {}
     for name in usernames:
-        user = User._default_manager.filter(**{User.USERNAME_FIELD: name}).first()
-        if user is None:
-            user = User(**{User.USERNAME_FIELD: name})
+        target = mapping.get(name, name)
+        if target in targets:
+            raise RestoreError(f"users {targets[target]} and {name} of the backup would both become {target}")
+        targets[target] = name
+    created, taken = [], []
+    for name in usernames:
+        target = mapping.get(name, name)
+        user = User._default_manager.filter(**{field: target}).first()
+        if name in mapping or (user is not None and same_accounts):
+            if user is None:
+                raise RestoreError(
+                    f"user {name} of the backup is mapped to {target}, who has no account here"
+                )
+        elif user is not None:
+            taken.append(name)
+            continue
+        else:
+            user = User(**{field: name})
             user.set_unusable_password()
             user.save()
             created.append(name)
         keys.add(User, name, user.pk)
+    if taken:
+        raise RestoreError(
+            f"the backup names {', '.join(taken)}, who already {'has an account' if len(taken) == 1 else 'have accounts'} "
+            "here; say which account takes each one's place (--user NAME=ACCOUNT, or --same-accounts "
+            "when they are the same people)"
+        )
     return created
+
+
+ALLOWED_KEYS = frozenset(
+    {"format", "created_at", "campaign", "tables", "log", "log_count", "log_head", "log_signature", "users"}
+)
+
+
+def _checked_document(document: Any) -> tuple[dict, dict[str, list[dict]], list[dict], list[str]]:
+    """The parts of a backup, each of the shape a backup has, or RestoreError naming what
+    is not. Only the campaign's own kinds of record may be in it."""
+    if not isinstance(document, dict) or document.get("format") != BACKUP_FORMAT:
+        raise RestoreError(f"not a campaign backup (expected format {BACKUP_FORMAT})")
+    if extra := sorted(set(document) - ALLOWED_KEYS):
+        raise RestoreError(
+            f"the backup holds {', '.join(map(repr, extra))}, which a campaign backup never holds"
+        )
+    campaign = document.get("campaign")
+    if not isinstance(campaign, dict):
+        raise RestoreError("the backup holds no campaign")
+    tables = document.get("tables", {})
+    if not isinstance(tables, dict):
+        raise RestoreError("the backup's tables are not a group of named tables")
+    own = {m._meta.label_lower: m for m in owned_models()}
+    for label, rows in tables.items():
+        if label not in own:
+            raise RestoreError(
+                f"the backup holds rows of {label!r}, which is not a record a campaign keeps "
+                "(a backup restores one campaign's own records only: never users, sessions, "
+                "permissions or other campaigns)"
+            )
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise RestoreError(f"the backup's {label} rows are not a list of records")
+    log = document.get("log", [])
+    if not isinstance(log, list) or not all(isinstance(r, dict) for r in log):
+        raise RestoreError("the backup's log is not a list of entries")
+    for number, row in enumerate(log, 1):
+        seq, entry_hash = row.get("seq"), row.get("hash")
+        if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(entry_hash, str):
+            raise RestoreError(f"log entry {number} of the backup has no proper seq and hash")
+    users = document.get("users", [])
+    if not isinstance(users, list) or not all(isinstance(u, str) and u for u in users):
+        raise RestoreError("the backup's users are not a list of usernames")
+    if len(set(users)) != len(users):
+        raise RestoreError("the backup names a user twice")
+    return campaign, tables, log, users
 
 
 def _build(
@@ -323,26 +398,23 @@ def _build(
 
 
 @transaction.atomic
-def _restore(document: dict) -> tuple[Campaign, list[str]]:
-    if not isinstance(document, dict) or document.get("format") != BACKUP_FORMAT:
-        raise RestoreError(f"not a campaign backup (expected format {BACKUP_FORMAT})")
-    code = document["campaign"].get("code")
+def _restore(document: Any, mapping: dict[str, str], same_accounts: bool) -> tuple[Campaign, list[str]]:
+    campaign_row, tables_in, log_rows, usernames = _checked_document(document)
+    code = load_value(Campaign._meta.get_field("code"), campaign_row.get("code"))
     if Campaign.objects.filter(code=code).exists():
         raise CampaignExists(f"a campaign with code {code} already exists; nothing was restored")
+    _check_log_end(document, str(code), log_rows)
     keys = _Keys()
-    created_users = _ensure_users(document.get("users", []), keys)
+    created_users = _map_users(usernames, mapping, same_accounts, keys)
 
     [campaign_pk] = _allocate_ids(Campaign, 1) if _is_auto(Campaign) else [None]
-    campaign = _build(Campaign, document["campaign"], keys, pk=campaign_pk)
+    campaign = _build(Campaign, campaign_row, keys, pk=campaign_pk)
     keys.add(Campaign, campaign.code, campaign.pk)
 
     # Allocate every id and learn every natural key first, then build the rows.
     tables: list[tuple[type[models.Model], list[dict], list]] = []
-    for label, rows in document.get("tables", {}).items():
-        try:
-            model = apps.get_model(label)
-        except LookupError:
-            raise RestoreError(f"the backup holds {label}, which this version of the app lacks") from None
+    for label, rows in tables_in.items():
+        model = apps.get_model(label)
         ids = _allocate_ids(model, len(rows)) if _is_auto(model) else [None] * len(rows)
         key = _natural_key_or_none(model)
         for row, pk in zip(rows, ids, strict=True):
@@ -353,7 +425,6 @@ def _restore(document: dict) -> tuple[Campaign, list[str]]:
                     pk if pk is not None else load_value(model._meta.pk, row[model._meta.pk.name]),
                 )
         tables.append((model, rows, ids))
-    log_rows = document.get("log", [])
     log_ids = _allocate_ids(LogEntry, len(log_rows))
     for row, pk in zip(log_rows, log_ids, strict=True):
         keys.add(LogEntry, row["seq"], pk)
@@ -377,11 +448,29 @@ def _restore(document: dict) -> tuple[Campaign, list[str]]:
     report = integrity.verify_campaign(campaign)
     if not report.holds:
         raise RestoreError(f"the restored log does not verify: {report.message()}")
-    if report.checked != document.get("log_count", report.checked):
-        raise RestoreError(f"the backup says {document['log_count']} log entries but holds {report.checked}")
+    return Campaign.objects.get(pk=campaign.pk), created_users
+
+
+def _check_log_end(document: dict, code: str, log_rows: list[dict]) -> None:
+    """The log must end where the backup said when it was made: its count and last hash,
+    and the server's signature over every entry's hash (for logs with keyed entries)."""
+    count = document.get("log_count", len(log_rows))
+    if count != len(log_rows):
+        raise RestoreError(f"the backup says {count} log entries but holds {len(log_rows)}")
     if log_rows and document.get("log_head") not in (None, log_rows[-1]["hash"]):
         raise RestoreError("the backup's last log entry is not the one its header names")
-    return Campaign.objects.get(pk=campaign.pk), created_users
+    signature = document.get("log_signature")
+    if signature is None and not any(row.get("hash_scheme", 1) >= 2 for row in log_rows):
+        return  # a backup made before backups were signed, of a log from before keyed hashes
+    expected = integrity.Closing(kind=BACKUP_FORMAT, campaign_code=code, partial=False)
+    for row in log_rows:
+        expected.add(row["hash"])
+    if not isinstance(signature, str) or not hmac.compare_digest(signature, expected.signature()):
+        raise RestoreError(
+            "the backup's log does not end where it ended when the backup was made (its signature "
+            "does not match: entries were cut or added), or the backup comes from a server with "
+            "another log key"
+        )
 
 
 def _natural_key_or_none(model: type[models.Model]) -> str | None:
@@ -416,14 +505,31 @@ def _restore_log(rows: list[dict], ids: list[int], keys: _Keys, campaign: Campai
         _insert(LogEntry, batch)
 
 
-def restore(document: dict) -> tuple[Campaign, list[str]]:
+def restore(
+    document: Any, *, users: dict[str, str] | None = None, same_accounts: bool = False
+) -> tuple[Campaign, list[str]]:
     """Recreate a campaign from its backup; returns it and the usernames created.
+
+    Only the campaign's own records are restored (never users, sessions, permissions or
+    another campaign), each row may only point at rows of the backup, and the backup's
+    users become accounts here only as ``users`` maps them (``same_accounts``: each to the
+    account of the same name); a name taken here is otherwise refused, a free one created.
 
     Raises CampaignExists when its code is taken, RestoreError when the document
     cannot be restored as it is; either way nothing is written."""
     try:
-        return _restore(document)
-    except (KeyError, TypeError) as error:
-        raise RestoreError(f"the backup is incomplete or malformed ({error!r})") from None
-    except IntegrityError as error:
-        raise RestoreError(f"the database refused the restored rows: {error}") from None
+        return _restore(document, users or {}, same_accounts)
+    except (KeyError, TypeError, AttributeError) as error:
+        raise RestoreError(
+            f"the backup is incomplete or malformed (a field {error} is missing or misshapen)"
+        ) from None
+    except ValidationError as error:
+        raise RestoreError(
+            f"the backup holds a value this app cannot read: {'; '.join(error.messages)}"
+        ) from None
+    except RecursionError:
+        raise RestoreError("the backup is nested too deeply") from None
+    except integrity.IntegrityError as error:
+        raise RestoreError(f"the backup's log cannot be checked: {error}") from None
+    except DatabaseError as error:
+        raise RestoreError(f"the database refused the restored rows: {str(error).strip()}") from None

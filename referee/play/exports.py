@@ -90,13 +90,17 @@ def json_chunks(campaign: Campaign, entries, *, partial: bool) -> Iterator[str]:
         "partial": partial,
         "format": "referee-log/1",
     }
+    from .integrity import EXPORT_FORMAT, Closing  # integrity reads entries through this module
+
     yield json.dumps(header)[:-1] + ', "entries": ['
-    count, head = 0, None
+    closing = Closing(kind=EXPORT_FORMAT, campaign_code=str(campaign.code), partial=partial)
     for entry in entries:
-        yield ("" if count == 0 else ",\n") + json.dumps(entry_json(entry), ensure_ascii=False)
-        count, head = count + 1, entry.hash
-    # The trailer says how many entries came and the last hash: a file cut short shows.
-    yield f'], "count": {count}, "head": {json.dumps(head)}}}\n'
+        yield ("" if not closing.count else ",\n") + json.dumps(entry_json(entry), ensure_ascii=False)
+        closing.add(entry.hash)
+    # The trailer says how many entries came and the last hash, and the server signs the
+    # whole list: a file cut short, or with an entry taken out, shows.
+    trailer = {"count": closing.count, "head": closing.head, "signature": closing.signature()}
+    yield "], " + json.dumps(trailer)[1:] + "\n"
 
 
 def markdown_chunks(campaign: Campaign, entries) -> Iterator[str]:

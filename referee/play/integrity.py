@@ -7,17 +7,21 @@ downloaded and the live database are judged by the same rules."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from referee.campaigns.models import Campaign
 
 from .exports import entry_json
-from .models import GENESIS_HASH, LogEntry, chain_hash
+from .models import GENESIS_HASH, LogEntry, UnrecordableValue, canonical_json, chain_hash, log_key
 
 EXPORT_FORMAT = "referee-log/1"
 # What an exported entry carries beyond what its hash covers.
 CHAIN_KEYS = frozenset({"revealed_at", "prev_hash", "hash"})
+HASH_TEXT = re.compile(r"[0-9a-f]{64}")
 
 
 class IntegrityError(ValueError):
@@ -48,6 +52,9 @@ class ChainReport:
     missing: int = 0
     missing_seqs: tuple[tuple[int, int], ...] = ()
     problem: Break | None = None
+    # False when nothing shows the log's end is where the file says (an export made
+    # before exports were signed): entries cut from its end would not show.
+    end_confirmed: bool = True
 
     @property
     def holds(self) -> bool:
@@ -57,12 +64,15 @@ class ChainReport:
         if self.problem is not None:
             return f"chain broken at {self.problem.describe()}"
         if not self.partial:
-            return f"chain holds: {self.checked} entries"
-        text = f"chain holds for the {self.checked} entries included (partial export)"
-        if self.missing:
-            spans = ", ".join(f"#{a}" if a == b else f"#{a}-#{b}" for a, b in self.missing_seqs)
-            noun = "entry was" if self.missing == 1 else "entries were"
-            text += f"; {self.missing} earlier {noun} not included: {spans}"
+            text = f"chain holds: {self.checked} entries"
+        else:
+            text = f"chain holds for the {self.checked} entries included (partial export)"
+            if self.missing:
+                spans = ", ".join(f"#{a}" if a == b else f"#{a}-#{b}" for a, b in self.missing_seqs)
+                noun = "entry was" if self.missing == 1 else "entries were"
+                text += f"; {self.missing} earlier {noun} not included: {spans}"
+        if not self.end_confirmed:
+            text += "; the file is not signed, so entries cut from its end would not show"
         return text
 
 
@@ -71,13 +81,44 @@ def payload_of(entry: dict) -> dict:
     return {k: v for k, v in entry.items() if k not in CHAIN_KEYS}
 
 
+def _well_formed(entry: object, index: int) -> dict:
+    """An entry as a file holds it, or IntegrityError saying why it is not one."""
+    where = f"entry {index + 1} of the file"
+    if not isinstance(entry, dict):
+        raise IntegrityError(f"{where} is not an entry but {_kind(entry)}")
+    for key in ("prev_hash", "hash"):
+        if key in entry and not (isinstance(entry[key], str) and HASH_TEXT.fullmatch(entry[key])):
+            raise IntegrityError(f"{where} has a {key} that is not a hash: {_kind(entry[key])}")
+    scheme = entry.get("hash_scheme", 1)
+    if scheme not in (1, 2) or isinstance(scheme, bool):
+        raise IntegrityError(f"{where} names a hash scheme this version does not know: {_kind(scheme)}")
+    return entry
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "empty (null)"
+    if isinstance(value, bool):
+        return "yes/no"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f'the text "{value[:20]}"' + ("…" if len(value) > 20 else "")
+    return "a list" if isinstance(value, list) else "a group of fields"
+
+
 def entry_fault(entry: dict) -> str | None:
     """Why an entry's own hash does not match its contents, if it does not."""
     for key in ("seq", "prev_hash", "hash"):
         if key not in entry:
             return f"the entry has no {key}"
-    computed = chain_hash(entry["prev_hash"], payload_of(entry))
-    if computed != entry["hash"]:
+    try:
+        computed = chain_hash(entry["prev_hash"], payload_of(entry))
+    except UnrecordableValue as error:
+        raise IntegrityError(f"entry #{entry['seq']} cannot be a log entry: {error}") from None
+    except RecursionError:
+        raise IntegrityError(f"entry #{entry['seq']} is nested too deeply to be a log entry") from None
+    if not hmac.compare_digest(computed, entry["hash"]):
         return (
             "its hash does not match its contents "
             f"(stored {entry['hash'][:12]}…, computed from the entry {computed[:12]}…)"
@@ -86,21 +127,34 @@ def entry_fault(entry: dict) -> str | None:
 
 
 def verify_entries(
-    entries: Iterable[dict], *, partial: bool = False, campaign_code: str | None = None
+    entries: Iterable[dict],
+    *,
+    partial: bool = False,
+    campaign_code: str | None = None,
+    head: str | None = None,
 ) -> ChainReport:
     """Walk entries in seq order and report the first one that breaks the chain.
 
+    This is the one place a chain is judged, for the database and for files alike.
     A full chain starts at seq 1 from the genesis hash, has no gap, and each
     ``prev_hash`` is the previous entry's ``hash``. A partial one (a player's export,
     a turn range) may skip entries: each entry's own hash is still checked, and so is
-    the link between any two consecutive seqs both present; the gaps are counted."""
+    the link between any two consecutive seqs both present; the gaps are counted.
+    Along the chain the hash scheme never goes back to an older (unkeyed) one. With
+    ``head`` (a fingerprint kept from an earlier turn's end) the chain must pass
+    through that hash, else the log was rewritten before it or ends before it.
+
+    Raises IntegrityError for what is not an entry at all (a malformed file)."""
     checked = 0
     missing_spans: list[tuple[int, int]] = []
     previous: dict | None = None
-    for entry in entries:
+    newest_scheme = 1
+    head_seen = head is None
+    for index, entry in enumerate(entries):
+        entry = _well_formed(entry, index)
         seq = entry.get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
-            return _broken(checked, partial, missing_spans, Break(None, f"bad seq {seq!r}", entry))
+            return _broken(checked, partial, missing_spans, Break(None, f"bad seq {_kind(seq)}", entry))
         expected_seq = previous["seq"] + 1 if previous else 1
         if campaign_code is not None and entry.get("campaign_code") != campaign_code:
             reason = f"it belongs to campaign {entry.get('campaign_code')}, not {campaign_code}"
@@ -123,8 +177,20 @@ def verify_entries(
                 what = f"#{previous['seq']}'s hash" if previous else "the genesis hash"
                 reason = f"its prev_hash is not {what} (the chain forks or was rewritten here)"
                 return _broken(checked, partial, missing_spans, Break(seq, reason, entry))
+        scheme = entry.get("hash_scheme", 1)
+        if scheme < newest_scheme:
+            reason = "its hash is unkeyed although earlier entries are keyed (the log was rewritten here)"
+            return _broken(checked, partial, missing_spans, Break(seq, reason, entry))
+        newest_scheme = scheme
+        head_seen = head_seen or head in (entry["hash"], entry["prev_hash"])
         previous = entry
         checked += 1
+    if not head_seen:
+        reason = (
+            f"the log fingerprint you kept ({head[:16]}…) is not in it: the log was rewritten "
+            "before that point, or this copy ends before it"
+        )
+        return _broken(checked, partial, missing_spans, Break(None, reason))
     return _broken(checked, partial, missing_spans, None)
 
 
@@ -138,29 +204,100 @@ def _broken(checked: int, partial: bool, spans: list[tuple[int, int]], problem: 
     )
 
 
-def verify_export(document: dict) -> ChainReport:
-    """Check a parsed JSON export (``exports.json_chunks``)."""
+class Closing:
+    """The server's signature over a file's list of entries, made as the entries stream
+    by: which campaign, whether the file is partial, how many entries and which (a digest
+    of their hashes, in order). Entries cut from the end, removed from the middle or a
+    full file re-marked partial change it, and only the holder of the log key can make a
+    new one."""
+
+    def __init__(self, *, kind: str, campaign_code: str, partial: bool):
+        self.kind, self.campaign_code, self.partial = kind, campaign_code, partial
+        self.digest = hashlib.sha256()
+        self.count, self.head = 0, None
+
+    def add(self, entry_hash: str) -> None:
+        self.digest.update(entry_hash.encode())
+        self.count, self.head = self.count + 1, entry_hash
+
+    def signature(self) -> str:
+        text = canonical_json(
+            {
+                "kind": self.kind,
+                "campaign": self.campaign_code,
+                "partial": self.partial,
+                "count": self.count,
+                "head": self.head,
+                "digest": self.digest.hexdigest(),
+            }
+        )
+        return hmac.new(log_key(), text.encode(), hashlib.sha256).hexdigest()
+
+
+def closing_signature(*, kind: str, campaign_code: str, partial: bool, hashes: Iterable[str]) -> str:
+    closing = Closing(kind=kind, campaign_code=campaign_code, partial=partial)
+    for value in hashes:
+        closing.add(value)
+    return closing.signature()
+
+
+def verify_export(document: dict, *, head: str | None = None) -> ChainReport:
+    """Check a parsed JSON export (``exports.json_chunks``): its chain, and its closing
+    signature, which shows the file holds every entry it held when it was made."""
     if not isinstance(document, dict) or not isinstance(document.get("entries"), list):
         raise IntegrityError("not a turn-log JSON export: no list of entries")
     if document.get("format") != EXPORT_FORMAT:
-        raise IntegrityError(f"unknown export format {document.get('format')!r} (expected {EXPORT_FORMAT})")
-    code = (document.get("campaign") or {}).get("code")
+        raise IntegrityError(
+            f"unknown export format {_kind(document.get('format'))} (expected {EXPORT_FORMAT})"
+        )
+    campaign = document.get("campaign")
+    code = campaign.get("code") if isinstance(campaign, dict) else None
+    if not isinstance(code, str):
+        raise IntegrityError("the export does not say which campaign it is from")
+    if not isinstance(document.get("partial", False), bool):
+        raise IntegrityError("the export's partial mark is not yes or no")
     entries = document["entries"]
-    report = verify_entries(entries, partial=bool(document.get("partial")), campaign_code=code)
-    if report.holds and "count" in document:
-        # The trailer (count, last hash) shows an export cut short at its end.
-        last = entries[-1] if entries else {}
-        if document["count"] != len(entries) or document.get("head") != last.get("hash"):
+    partial = bool(document.get("partial"))
+    report = verify_entries(entries, partial=partial, campaign_code=code, head=head)
+    if not report.holds:
+        return report
+    last = entries[-1] if entries else {}
+    signature = document.get("signature")
+    if signature is not None or any(e.get("hash_scheme", 1) >= 2 for e in entries):
+        expected = closing_signature(
+            kind=EXPORT_FORMAT, campaign_code=code, partial=partial, hashes=(e["hash"] for e in entries)
+        )
+        if not isinstance(signature, str) or not hmac.compare_digest(signature, expected):
             reason = (
-                f"the export lists {len(entries)} entries but its trailer says {document['count']} "
-                "ending at another hash: entries were removed or added at the end"
+                "the file's closing signature does not match its entries: entries were removed "
+                "or added (at its end or in the middle), or it was re-marked partial, after it was made"
+                if signature is not None
+                else "the file has no closing signature, so entries may have been cut from its end"
             )
             return ChainReport(
-                checked=len(entries),
-                partial=report.partial,
-                problem=Break(last.get("seq"), reason, last or None),
+                checked=len(entries), partial=partial, problem=Break(last.get("seq"), reason, last or None)
             )
-    return report
+        return report
+    # An export made before exports were signed: the trailer (count, last hash) is all there is.
+    if "count" in document and (
+        document["count"] != len(entries) or document.get("head") != last.get("hash")
+    ):
+        reason = (
+            f"the export lists {len(entries)} entries but its trailer says {document['count']} "
+            "ending at another hash: entries were removed or added at the end"
+        )
+        return ChainReport(
+            checked=len(entries),
+            partial=report.partial,
+            problem=Break(last.get("seq"), reason, last or None),
+        )
+    return ChainReport(
+        checked=report.checked,
+        partial=report.partial,
+        missing=report.missing,
+        missing_seqs=report.missing_seqs,
+        end_confirmed=False,
+    )
 
 
 def campaign_entries(campaign: Campaign) -> Iterator[dict]:
@@ -174,6 +311,6 @@ def campaign_entries(campaign: Campaign) -> Iterator[dict]:
     return (entry_json(entry) for entry in entries)
 
 
-def verify_campaign(campaign: Campaign) -> ChainReport:
+def verify_campaign(campaign: Campaign, *, head: str | None = None) -> ChainReport:
     """Recompute a campaign's whole chain from what the database holds now."""
-    return verify_entries(campaign_entries(campaign), campaign_code=str(campaign.code))
+    return verify_entries(campaign_entries(campaign), campaign_code=str(campaign.code), head=head)

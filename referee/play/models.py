@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import math
+import secrets
 from datetime import datetime
+from decimal import Decimal
+from functools import cache
 
 from django.conf import settings
 from django.db import models
@@ -14,6 +19,18 @@ import rules
 from referee.campaigns.models import Campaign, Phase
 
 GENESIS_HASH = "0" * 64
+# How an entry's hash is made. 1: SHA-256 of the previous hash and the entry (the first
+# logs). 2: an HMAC keyed with the server's log key over the same text, the entry
+# carrying a random nonce, so a hidden entry cannot be guessed from the next one's
+# prev_hash and a rewrite cannot be re-hashed without the key.
+HASH_SCHEME = 2
+# Integers beyond this many digits are refused rather than recorded (PostgreSQL keeps
+# them, but Python will not read back an integer of more than 4300 digits).
+MAX_DIGITS = 100
+
+
+class UnrecordableValue(ValueError):
+    """A value the log cannot keep exactly as it was hashed; the message is for the GM."""
 
 
 class Visibility(models.TextChoices):
@@ -40,6 +57,10 @@ class LogEntryQuerySet(models.QuerySet):
         if last is not None:
             qs = qs.filter(turn__lte=last)
         return qs
+
+
+def new_nonce() -> str:
+    return secrets.token_hex(16)
 
 
 class LogEntry(models.Model):
@@ -70,6 +91,8 @@ class LogEntry(models.Model):
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
     )
     created_at = models.DateTimeField()
+    hash_scheme = models.PositiveSmallIntegerField(default=HASH_SCHEME)
+    nonce = models.CharField(max_length=32, blank=True, default=new_nonce)
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
 
@@ -108,8 +131,11 @@ class LogEntry(models.Model):
     def hash_payload(self) -> dict:
         """Everything the hash covers: the entry as exported, without database ids.
 
-        ``revealed_at`` is left out: revealing is the one change the log allows."""
+        ``revealed_at`` is left out: revealing is the one change the log allows. Entries
+        of the first scheme carry neither a scheme nor a nonce, as they were hashed."""
+        keyed = {"hash_scheme": self.hash_scheme, "nonce": self.nonce} if self.hash_scheme >= 2 else {}
         return entry_payload(
+            **keyed,
             campaign_code=str(self.campaign.code),
             seq=self.seq,
             turn=self.turn,
@@ -139,22 +165,75 @@ def entry_payload(*, game_time: datetime, created_at: datetime, **fields) -> dic
     return {**fields, "game_time": _iso(game_time), "created_at": _iso(created_at)}
 
 
-def _as_stored(value):
-    """Numbers as PostgreSQL's jsonb gives them back: an integral float of 1e16 or more
-    comes back as an int, so it is hashed as one (else an honest entry would not verify)."""
-    if isinstance(value, float) and value.is_integer() and abs(value) >= 1e16:
-        return int(value)
+def canonical(value, *, where: str = "the entry"):
+    """A value as PostgreSQL's jsonb will give it back, so what is hashed is what is read.
+
+    jsonb keeps numbers as ``numeric``: ``-0.0`` comes back ``0.0`` and a float written
+    with an exponent (``1e+23``, any float of 16 or more integral digits) comes back as
+    the integer its decimal digits spell, not the float's binary value. Non-finite numbers,
+    NUL characters and unpaired surrogates cannot be stored at all, and an integer of more
+    than ``MAX_DIGITS`` digits is refused: each raises ``UnrecordableValue``. Idempotent,
+    and the identity on anything jsonb returned."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        if len(str(abs(value))) > MAX_DIGITS:
+            raise UnrecordableValue(f"a number in {where} has more than {MAX_DIGITS} digits")
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise UnrecordableValue(f"{where} holds a number that is not finite ({value})")
+        if value == 0:
+            return 0.0
+        text = repr(value)
+        if "e+" in text:  # numeric reads 1.5e+20 with no decimals: an integer comes back
+            return canonical(int(Decimal(text)), where=where)
+        return value
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise UnrecordableValue(f"{where} holds a number that is not finite ({value})")
+        return canonical(json.loads(str(value)), where=where)
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise UnrecordableValue(f"text in {where} holds a NUL character, which cannot be recorded")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise UnrecordableValue(f"text in {where} is not valid Unicode") from None
+        return value
     if isinstance(value, dict):
-        return {k: _as_stored(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_as_stored(v) for v in value]
-    return value
+        out = {}
+        for key, item in value.items():
+            if not isinstance(key, str):  # JSON keys are text: key them as json.dumps would
+                key = json.dumps({key: 0})[1:].rsplit(":", 1)[0].strip('"')
+            out[canonical(key, where=where)] = canonical(item, where=where)
+        return out
+    if isinstance(value, list | tuple):
+        return [canonical(item, where=where) for item in value]
+    raise UnrecordableValue(f"{where} holds a value that is not plain data ({type(value).__name__})")
 
 
 def canonical_json(payload: dict) -> str:
-    return json.dumps(_as_stored(payload), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(canonical(payload), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@cache
+def _log_key(secret: str) -> bytes:
+    return hashlib.sha256(b"referee turn log key\0" + secret.encode()).digest()
+
+
+def log_key() -> bytes:
+    """The key of the chain: ``LOG_HMAC_KEY`` if set, else one derived from SECRET_KEY."""
+    return _log_key(getattr(settings, "LOG_HMAC_KEY", "") or settings.SECRET_KEY)
 
 
 def chain_hash(prev_hash: str, payload: dict) -> str:
-    """SHA-256 over the previous hash and the canonical JSON of the entry."""
-    return hashlib.sha256((prev_hash + canonical_json(payload)).encode()).hexdigest()
+    """The hash of an entry: over the previous hash and the canonical JSON of the entry,
+    keyed with the server's log key for entries of scheme 2 (the scheme is in the payload)."""
+    text = (prev_hash + canonical_json(payload)).encode()
+    scheme = payload.get("hash_scheme", 1)
+    if scheme == 1:
+        return hashlib.sha256(text).hexdigest()
+    if scheme == 2:
+        return hmac.new(log_key(), text, hashlib.sha256).hexdigest()
+    raise UnrecordableValue(f"unknown hash scheme {scheme!r}")

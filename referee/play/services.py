@@ -18,7 +18,16 @@ from referee.campaigns.models import Campaign, Phase
 from . import bindings
 from .effects import ChangeRecorder, apply_effects, from_json, to_json
 from .end_phase import end_phase_run
-from .models import GENESIS_HASH, LogEntry, Visibility, chain_hash
+from .models import (
+    GENESIS_HASH,
+    HASH_SCHEME,
+    LogEntry,
+    UnrecordableValue,
+    Visibility,
+    canonical,
+    chain_hash,
+    new_nonce,
+)
 
 PHASE_ORDER = [Phase.INITIATIVE, Phase.MOVEMENT, Phase.COMBAT, Phase.END]
 
@@ -47,7 +56,26 @@ def log_append(
     visibility: str = Visibility.EVERYONE,
     reversal_of: LogEntry | None = None,
 ) -> LogEntry:
-    """Append one entry to a campaign's chain. The caller holds the campaign row lock."""
+    """Append one entry to a campaign's chain. The caller holds the campaign row lock.
+
+    Every value is first put in the form the database will give back (``canonical``), so
+    the hash made here is the hash a later check recomputes from the stored row; a value
+    that cannot be stored exactly (a non-finite number, a NUL character) is refused."""
+    try:
+        inputs, rolls, result, effects, pending, summary, title = (
+            canonical(value, where=where)
+            for value, where in (
+                (inputs or {}, "the inputs"),
+                (rolls or [], "the rolls"),
+                (result or {}, "the result"),
+                (effects or [], "the changes"),
+                (pending or [], "the changes left to the GM"),
+                (summary, "the summary"),
+                (title, "the title"),
+            )
+        )
+    except UnrecordableValue as error:
+        raise PlayError(f"This cannot be recorded in the turn log: {error}.") from None
     last = LogEntry.objects.filter(campaign=campaign).order_by("-seq").only("seq", "hash").first()
     entry = LogEntry(
         campaign=campaign,
@@ -57,11 +85,11 @@ def log_append(
         game_time=campaign.clock,
         procedure=procedure,
         title=title,
-        inputs=inputs or {},
-        rolls=rolls or [],
-        result=result or {},
-        effects=effects or [],
-        pending=pending or [],
+        inputs=inputs,
+        rolls=rolls,
+        result=result,
+        effects=effects,
+        pending=pending,
         summary=summary,
         reference=reference,
         actor=actor,
@@ -69,6 +97,8 @@ def log_append(
         visibility=visibility,
         reversal_of=reversal_of,
         created_at=timezone.now(),
+        hash_scheme=HASH_SCHEME,
+        nonce=new_nonce(),
         prev_hash=last.hash if last else GENESIS_HASH,
     )
     entry.hash = chain_hash(entry.prev_hash, entry.hash_payload())

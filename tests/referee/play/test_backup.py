@@ -176,7 +176,7 @@ def test_a_restore_gives_back_exactly_what_was_backed_up(campaign, tmp_path):
     assert not Campaign.objects.filter(code=campaign.code).exists()
 
     out = StringIO()
-    call_command("restore_campaign", str(path), stdout=out)
+    call_command("restore_campaign", str(path), "--same-accounts", stdout=out)
     assert "7 log entries, chain verified" in out.getvalue()
     restored = Campaign.objects.get(code=campaign.code)
     assert comparable(backup.backup_document(restored)) == comparable(document)
@@ -195,7 +195,7 @@ def test_restore_creates_missing_users_without_a_usable_password(campaign, tmp_p
 
     get_user_model().objects.filter(username="second_player").delete()
     out = StringIO()
-    call_command("restore_campaign", str(path), stdout=out)
+    call_command("restore_campaign", str(path), "--same-accounts", stdout=out)
     assert "created users without a usable password: second_player" in out.getvalue()
     user = get_user_model().objects.get(username="second_player")
     assert not user.has_usable_password()
@@ -207,7 +207,7 @@ def test_restore_refuses_an_existing_code_and_writes_nothing(campaign, tmp_path)
     write_backup(campaign, path)
     before = (Campaign.objects.count(), LogEntry.objects.count(), Ship.objects.count())
     with pytest.raises(CommandError, match="already exists") as error:
-        call_command("restore_campaign", str(path))
+        call_command("restore_campaign", str(path), "--same-accounts")
     assert error.value.returncode == 2
     assert (Campaign.objects.count(), LogEntry.objects.count(), Ship.objects.count()) == before
 
@@ -219,7 +219,7 @@ def test_restore_refuses_a_backup_whose_log_was_edited_and_writes_nothing(campai
     document["log"][2]["summary"] = "Nothing happened."
     path.write_text(json.dumps(document), encoding="utf-8")
     with pytest.raises(CommandError, match=r"does not verify: chain broken at #3 ") as error:
-        call_command("restore_campaign", str(path))
+        call_command("restore_campaign", str(path), "--same-accounts")
     assert error.value.returncode == 2
     assert not Campaign.objects.filter(code=campaign.code).exists()
     assert not Ship.objects.filter(code=document["tables"]["fleet.ship"][0]["code"]).exists()
@@ -232,7 +232,7 @@ def test_restore_refuses_fields_this_version_does_not_know(campaign, tmp_path):
     document["tables"]["fleet.ship"][0]["warp_factor"] = 9
     path.write_text(json.dumps(document), encoding="utf-8")
     with pytest.raises(CommandError, match=r"fleet\.Ship has no field"):
-        call_command("restore_campaign", str(path))
+        call_command("restore_campaign", str(path), "--same-accounts")
     assert not Campaign.objects.filter(code=campaign.code).exists()
 
 
@@ -243,7 +243,7 @@ def test_a_field_missing_from_an_older_backup_takes_its_default(campaign, tmp_pa
     for row in document["tables"]["fleet.ship"]:
         del row["heat_sinks"]
     path.write_text(json.dumps(document), encoding="utf-8")
-    call_command("restore_campaign", str(path), stdout=StringIO())
+    call_command("restore_campaign", str(path), "--same-accounts", stdout=StringIO())
     assert set(Ship.objects.filter(campaign__code=campaign.code).values_list("heat_sinks", flat=True)) == {0}
 
 

@@ -97,6 +97,8 @@ OTHER_VALUES = {
     "created_at": "created_at - interval '1 day'",
     "prev_hash": "repeat('a', 64)",
     "hash": "repeat('b', 64)",
+    "hash_scheme": "hash_scheme + 1",
+    "nonce": "reverse(nonce)",
     "id": "id + 100000",
 }
 

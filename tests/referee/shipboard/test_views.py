@@ -277,7 +277,7 @@ class TestBackup:
         document = backup.backup_document(cast.campaign)
         cast.campaign.delete()
         assert not Surface.objects.exists()
-        restored, _ = backup.restore(document)
+        restored, _ = backup.restore(document, same_accounts=True)
         compartment = Compartment.objects.get(campaign=restored)
         assert compartment.code == corridor.code and compartment.ship.code == corridor.ship.code
         assert (compartment.pressure_pa, compartment.breach_points, compartment.lights_damaged) == (

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import uuid
 
@@ -10,22 +9,39 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from referee.campaigns.models import Campaign
 from referee.play import integrity
+from referee.play.jsonfile import FileError, read_json
 
 
 class Command(BaseCommand):
     help = (
         "Verify a campaign's turn log (its hash chain) from the database, or a JSON export with --file. "
-        "Exits 0 when the chain holds, 1 at the first entry that does not match, 2 on bad arguments."
+        "With --head, the log must also pass through a fingerprint kept from an earlier turn's end. "
+        "Exits 0 when the chain holds, 1 at the first entry that does not match, 2 on bad arguments "
+        "or a file that is not a turn-log export."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("code", nargs="?", help="the campaign's code (UUID)")
         parser.add_argument("--file", metavar="EXPORT.json", help="verify a JSON export instead")
+        parser.add_argument(
+            "--head",
+            metavar="FINGERPRINT",
+            help="a log fingerprint published at the end of a turn, which the log must still hold",
+        )
 
-    def handle(self, *args, code: str | None = None, file: str | None = None, **opts) -> None:
+    def handle(
+        self, *args, code: str | None = None, file: str | None = None, head: str | None = None, **opts
+    ) -> None:
         if bool(code) == bool(file):
             raise CommandError("give a campaign code or --file EXPORT.json (one of them)", returncode=2)
-        report = self._from_file(file) if file else integrity.verify_campaign(self._campaign(code))
+        if head is not None:
+            head = head.strip().lower()
+            if not integrity.HASH_TEXT.fullmatch(head):
+                raise CommandError("--head takes a log fingerprint: 64 characters 0-9 and a-f", returncode=2)
+        if file:
+            report = self._from_file(file, head)
+        else:
+            report = integrity.verify_campaign(self._campaign(code), head=head)
         self.stdout.write(report.message())
         if not report.holds:
             sys.exit(1)
@@ -36,12 +52,12 @@ class Command(BaseCommand):
         except (ValueError, Campaign.DoesNotExist):
             raise CommandError(f"no campaign with code {code}", returncode=2) from None
 
-    def _from_file(self, path: str) -> integrity.ChainReport:
+    def _from_file(self, path: str, head: str | None) -> integrity.ChainReport:
         try:
-            with open(path, encoding="utf-8") if path != "-" else sys.stdin as fh:
-                document = json.load(fh)
-            return integrity.verify_export(document)
-        except OSError as error:
-            raise CommandError(f"cannot read {path}: {error.strerror}", returncode=2) from None
-        except ValueError as error:  # invalid JSON, or integrity.IntegrityError
+            return integrity.verify_export(read_json(path), head=head)
+        except FileError as error:
+            raise CommandError(str(error), returncode=2) from None
+        except integrity.IntegrityError as error:
             raise CommandError(f"{path}: {error}", returncode=2) from None
+        except RecursionError:
+            raise CommandError(f"{path}: nested too deeply to be a turn-log export", returncode=2) from None
