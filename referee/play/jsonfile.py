@@ -34,9 +34,9 @@ def read_json(path: str) -> Any:
         raise FileError(f"{name} is nested too deeply to be read") from None
     except json.JSONDecodeError as error:
         where = f"line {error.lineno}, column {error.colno}"
-        if error.pos >= len(text.rstrip()):
-            raise FileError(f"{name} is not JSON: it ends too early ({where}), as if cut short") from None
-        raise FileError(f"{name} is not JSON: {error.msg} at {where}") from None
+        if error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated"):
+            raise FileError(f"{name} is not JSON: it ends too early, as if cut short ({where})") from None
+        raise FileError(f"{name} is not JSON: {error.msg} ({where})") from None
 
 
 def _refuse_constant(name: str):

@@ -25,8 +25,9 @@ GENESIS_HASH = "0" * 64
 # prev_hash and a rewrite cannot be re-hashed without the key.
 HASH_SCHEME = 2
 # Integers beyond this many digits are refused rather than recorded (PostgreSQL keeps
-# them, but Python will not read back an integer of more than 4300 digits).
-MAX_DIGITS = 100
+# them, but Python will not read back an integer of more than 4300 digits). The largest
+# float, 1.8e308, is stored as an integer of 309 digits.
+MAX_DIGITS = 4000
 
 
 class UnrecordableValue(ValueError):
