@@ -7,6 +7,7 @@ COPY rules ./rules
 COPY templates ./templates
 COPY static ./static
 COPY manage.py ./
+COPY deploy ./deploy
 RUN pip install --no-cache-dir . && DEBUG=false SECRET_KEY=collectstatic DATABASE_URL=postgres://x/x \
     python manage.py collectstatic --no-input
 USER nobody

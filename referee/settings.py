@@ -7,7 +7,10 @@ Local runs use the embedded PostgreSQL (``referee.embedded_pg``) unless
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -30,12 +33,30 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def local_secret_key(var_dir: Path) -> str:
+    """A random signing key made on a machine's first local run and kept in ``var/`` (0600),
+    so sessions survive restarts and no key ever sits in the repository."""
+    path = var_dir / "secret_key"
+    if not path.exists():
+        var_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=var_dir, prefix=".secret_key-")  # mkstemp creates it 0600
+        try:
+            with os.fdopen(fd, "w") as fh:
+                fh.write(secrets.token_urlsafe(50))
+            # link() never replaces: when two processes start at once, the first key wins.
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp, path)
+        finally:
+            os.unlink(tmp)
+    return path.read_text().strip()
+
+
 DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY") or (
-    "dev-only-insecure-key-set-SECRET_KEY-in-production" if DEBUG else ""
-)
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
+    if not DEBUG:
+        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
+    SECRET_KEY = local_secret_key(VAR_DIR)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -103,6 +124,10 @@ def database_settings() -> dict:
 
 DATABASES = {"default": database_settings()}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The largest form the app takes is a procedure with a GM table; anything bigger is refused
+# with a 400 before it is parsed (the proxy in front refuses it even earlier).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
