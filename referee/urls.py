@@ -2,11 +2,14 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from referee import health
+
 urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include("referee.campaigns.account_urls")),
     path("admin/", admin.site.urls),
+    path("healthz", health.healthz, name="healthz"),
     path("", include("referee.play.urls")),
     path("", include("referee.play.integrity_urls")),
     path("", include("referee.campaigns.urls")),

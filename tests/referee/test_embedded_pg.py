@@ -2,11 +2,15 @@
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
+import psutil
 import psycopg
 import pytest
 
@@ -80,3 +84,72 @@ def test_a_stale_owner_file_does_not_keep_the_server_alive(datadir):
     holder.wait()
     assert wait_until(lambda: embedded_pg.postmaster_pid(datadir) is None)
     assert not any(owners.iterdir())
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+SERVERS = {
+    "gunicorn": ["-m", "gunicorn", "referee.wsgi:application", "--workers", "1", "--bind"],
+    "runserver": ["manage.py", "runserver", "--noreload", "--skip-checks"],
+}
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_a_server_restarts_a_killed_database_on_the_next_request_and_owns_it_while_it_runs(
+    server, tmp_path_factory
+):
+    base = tmp_path_factory.mktemp("var")
+    os.chmod(base, 0o755)
+    datadir = base / "pg"
+    port = free_port()
+    env = {**os.environ, "REFEREE_VAR_DIR": str(base), "REFEREE_PG_GRACE": "1"}
+    env.pop("DATABASE_URL", None)
+    log = open(base / "server.log", "w")  # noqa: SIM115 - the server's output, read on failure
+    proc = subprocess.Popen(
+        [sys.executable, *SERVERS[server], f"127.0.0.1:{port}"], cwd=ROOT, env=env, stdout=log, stderr=log
+    )
+    url = f"http://127.0.0.1:{port}/healthz"
+    try:
+        assert wait_until(lambda: _answers(url), timeout=60), (base / "server.log").read_text()
+        first = embedded_pg.postmaster_pid(datadir)
+        assert first is not None
+        server_pids = {proc.pid, *(child.pid for child in psutil.Process(proc.pid).children())}
+        assert server_pids & set(embedded_pg.live_owners(datadir)), "the server process is an owner"
+
+        os.kill(first, signal.SIGKILL)
+        assert wait_until(lambda: embedded_pg.postmaster_pid(datadir) is None)
+        time.sleep(1.5)  # longer than the grace: nothing but the next request brings it back
+        assert embedded_pg.postmaster_pid(datadir) is None
+
+        assert get(url) == (200, "ok"), (base / "server.log").read_text()
+        second = embedded_pg.postmaster_pid(datadir)
+        assert second is not None and second != first
+        # Still owned by the server while it runs: the watchdog leaves it up past its grace.
+        time.sleep(2)
+        assert embedded_pg.postmaster_pid(datadir) == second
+        assert server_pids & set(embedded_pg.live_owners(datadir))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        log.close()
+    # With the server gone, so is its ownership: the watchdog stops PostgreSQL.
+    assert wait_until(lambda: embedded_pg.postmaster_pid(datadir) is None), "server left running"
+
+
+def _answers(url: str) -> bool:
+    try:
+        return get(url)[0] == 200
+    except OSError:
+        return False

@@ -1,0 +1,59 @@
+"""Keeping a local server's embedded PostgreSQL up."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+
+from django.conf import settings
+from django.core.exceptions import MiddlewareNotUsed
+from django.db import DatabaseError, InterfaceError, OperationalError, connections
+from django.http import HttpRequest, HttpResponse
+
+from referee import embedded_pg
+
+logger = logging.getLogger(__name__)
+
+
+class EmbeddedDatabaseMiddleware:
+    """Starts the embedded PostgreSQL again when it has died (a crash, a ``kill -9``).
+
+    Only when ``DATABASE_URL`` is unset. The server process counts as an owner of the
+    embedded server (``embedded_pg.ensure_running``), so the watchdog leaves it running while
+    the process serves; checking that the server is alive costs one small file read."""
+
+    def __init__(self, get_response):
+        if os.environ.get("DATABASE_URL"):
+            raise MiddlewareNotUsed
+        self.get_response = get_response
+        self.datadir = (settings.VAR_DIR / "pg").resolve()
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not embedded_pg.is_running(self.datadir):
+            self.restart()
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        """The server died while this request used it: start it for the next one and say so."""
+        if not isinstance(exception, OperationalError | InterfaceError) or embedded_pg.is_running(
+            self.datadir
+        ):
+            return None
+        self.restart()
+        response = HttpResponse(
+            "The database restarted while this page was loading; nothing was saved. Try again.",
+            status=503,
+            content_type="text/plain; charset=utf-8",
+        )
+        response["Retry-After"] = "1"
+        return response
+
+    def restart(self) -> None:
+        logger.warning("The embedded PostgreSQL is not running; starting it again.")
+        host = str(embedded_pg.ensure_running(self.datadir))
+        for alias in connections:
+            connection = connections[alias]
+            connection.settings_dict["HOST"] = host
+            with contextlib.suppress(DatabaseError, InterfaceError):
+                connection.close()  # a connection to the dead server is of no more use
