@@ -54,12 +54,30 @@ def _group_options(count: int, sides: int) -> tuple[tuple[tuple[int, ...], int, 
 @functools.lru_cache(maxsize=256)
 def _sum_options(count: int, sides: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
     """The distribution of a group's total, for procedures that read only the sum: each
-    option is (one canonical set of dice with that total, num, den)."""
-    by_total: dict[int, list] = {}
-    for values, num, den in _group_options(count, sides):
-        entry = by_total.setdefault(sum(values), [values, 0, den])
-        entry[1] += num
-    return tuple((values, num, den) for values, num, den in by_total.values())
+    option is (one canonical set of dice with that total, num, den), totals ascending.
+
+    Counted by convolution, one die at a time (count x totals x sides steps), not over
+    every multiset of the group, which for 30D6 alone would be hundreds of thousands."""
+    ways = {0: 1}
+    for _ in range(count):
+        step: dict[int, int] = {}
+        for total, n in ways.items():
+            for face in range(1, sides + 1):
+                step[total + face] = step.get(total + face, 0) + n
+        ways = step
+    den = sides**count
+    return tuple((_dice_with_total(total, count, sides), n, den) for total, n in sorted(ways.items()))
+
+
+def _dice_with_total(total: int, count: int, sides: int) -> tuple[int, ...]:
+    """The first sorted set of ``count`` dice with that total (as many 1s as possible)."""
+    values = [1] * count
+    extra = total - count
+    for i in range(count - 1, -1, -1):
+        add = min(extra, sides - 1)
+        values[i] += add
+        extra -= add
+    return tuple(values)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -139,6 +157,13 @@ def odds(
     if key not in proc.result_keys:
         raise InputError("key", f"{procedure_id} has no result {key!r}")
     _, frozen = proc.normalise(inputs)
+    try:
+        return _enumerate(proc, frozen, procedure_id, key, time_limit)
+    except OverflowError:  # float arithmetic past 1.8e308 on inputs within the caps
+        raise InputError("inputs", "these numbers are too large to compute with") from None
+
+
+def _enumerate(proc, frozen, procedure_id: str, key: str, time_limit: float | None) -> dict:
     # (value, denominator) -> summed numerators; reduced to Fractions at the end.
     key_type = next(k.type for k in proc.contract.result if k.name == key)
     estimate = estimate_paths(proc, frozen)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -133,6 +134,17 @@ class Outcome:
         }
 
 
+def _not_finite(value: Any) -> bool:
+    """A float that is inf or nan anywhere in a result value."""
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    if isinstance(value, (list, tuple)):
+        return any(_not_finite(v) for v in value)
+    if isinstance(value, Mapping):
+        return any(_not_finite(v) for v in value.values())
+    return False
+
+
 class ContractViolation(AssertionError):
     """A procedure returned something its contract does not allow (a bug, not bad input)."""
 
@@ -181,7 +193,10 @@ class Procedure:
         return normalised, frozen
 
     def run(self, frozen: Any, dice: Dice) -> Resolution:
-        resolution = self.func(frozen, dice)
+        try:
+            resolution = self.func(frozen, dice)
+        except OverflowError:  # float arithmetic past 1.8e308 on inputs within the caps
+            raise InputError("inputs", "these numbers are too large to compute with") from None
         dice.finish()
         return resolution
 
@@ -193,6 +208,10 @@ class Procedure:
             )
         checked = {}
         for key in self.contract.result:
+            if _not_finite(result[key.name]):
+                raise InputError(
+                    "inputs", f"these numbers are too large: the {key.name.replace('_', ' ')} is not finite"
+                )
             try:
                 checked[key.name] = key.type.validate(result[key.name], key.name)
             except InputError as e:

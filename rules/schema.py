@@ -29,9 +29,110 @@ from .errors import InputError
 REQUIRED = object()
 TABLE_KEYS = tuple(str(n) for n in range(2, 13))
 
+# --- Input limits -------------------------------------------------------------------------
+# Declared once and enforced on every procedure input before its type is checked, so no
+# input can make a resolution slow or its log entry huge. A procedure's ``bounds`` (the
+# rules' own ranges, e.g. Thrust Points a craft can spend) are tighter still; these caps
+# hold for everything the rules leave open.
+MAX_NUMBER = 10**15  # |x| of any int or float input: whole numbers stay exact as floats and in jsonb
+MAX_TEXT = 200  # characters of any text input (a name, an id, a weapon) and of any object key
+MAX_ITEMS = 100  # entries of any list input, keys of any object input
+MAX_DEPTH = 6  # lists and objects nested inside one input (the deepest contract type needs 3)
+MAX_JSON_TEXT = 20_000  # characters of one input written as JSON (a form's text box, the CLI)
+MAX_RATIONAL_DIGITS = 15  # digits of either side of a "p/q" fraction
+
+# Text a PostgreSQL column cannot hold (NUL) or UTF-8 cannot encode (lone surrogates).
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def check_limits(value: Any, field: str) -> None:
+    """Refuse a JSON-style value past the input limits with ``InputError(field, ...)``.
+
+    Iterative (a value nested thousands deep never reaches Python's recursion limit) and
+    stops at the first value past a limit."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            _check_text(item, field)
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, (int, float)):
+            _check_number(item, field)
+        elif isinstance(item, (list, tuple, dict)):
+            if depth > MAX_DEPTH:
+                raise InputError(field, f"is nested more than {MAX_DEPTH} levels deep")
+            if len(item) > MAX_ITEMS:
+                raise InputError(field, f"has {len(item):,} entries; at most {MAX_ITEMS} are allowed")
+            if isinstance(item, dict):
+                for key in item:
+                    if not isinstance(key, str):
+                        raise InputError(field, "object keys must be text")
+                    _check_text(key, field)
+                stack.extend((v, depth + 1) for v in item.values())
+            else:
+                stack.extend((v, depth + 1) for v in item)
+
+
+def _check_text(text: str, field: str) -> None:
+    if len(text) > MAX_TEXT:
+        raise InputError(field, f"is {len(text):,} characters long; at most {MAX_TEXT} are allowed")
+    if _UNSTORABLE.search(text):
+        raise InputError(field, "contains a character that cannot be stored (a NUL or a broken character)")
+
+
+def _check_number(number: int | float, field: str) -> None:
+    if isinstance(number, float) and not math.isfinite(number):
+        raise InputError(field, "must be a finite number")
+    if abs(number) > MAX_NUMBER:
+        raise InputError(field, f"must be between -{MAX_NUMBER:,} and {MAX_NUMBER:,}")
+
+
+def parse_json_text(text: str, field: str) -> Any:
+    """Parse one input written as JSON, within the input limits: no size, depth or
+    number can make the parser recurse, overflow or run long. ``InputError`` on failure."""
+    if len(text) > MAX_JSON_TEXT:
+        raise InputError(field, f"is {len(text):,} characters long; at most {MAX_JSON_TEXT:,} are allowed")
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:  # brackets outside strings: the nesting the parser would recurse into
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_DEPTH:
+                raise InputError(field, f"is nested more than {MAX_DEPTH} levels deep")
+        elif ch in "]}":
+            depth -= 1
+
+    def refuse_constant(name: str):
+        raise InputError(field, f"must be a finite number, not {name}")
+
+    try:
+        value = json.loads(text, parse_constant=refuse_constant)
+    except ValueError as error:  # JSONDecodeError, or an integer too long to convert
+        if isinstance(error, InputError):
+            raise
+        raise InputError(field, "is not valid JSON") from None
+    check_limits(value, field)
+    return value
+
 
 def _fmt(value: Any) -> str:
-    return json.dumps(value) if not isinstance(value, str) else repr(value)
+    """A value as an error message quotes it: short, whatever was posted."""
+    try:
+        text = repr(value) if isinstance(value, str) else json.dumps(value, allow_nan=True)
+    except (TypeError, ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class Type:
@@ -120,7 +221,10 @@ class RationalType(Type):
             if not math.isfinite(value):
                 raise InputError(field, "must be a finite number")
             return value
-        if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*/\s*\d+\s*", value):
+        digits = MAX_RATIONAL_DIGITS
+        if isinstance(value, str) and re.fullmatch(
+            rf"\s*-?\d{{1,{digits}}}\s*/\s*\d{{1,{digits}}}\s*", value
+        ):
             _p, q = (int(part) for part in value.split("/"))
             if q == 0:
                 raise InputError(field, f"{value!r} divides by zero")
@@ -440,6 +544,7 @@ class Input:
         return self.default is REQUIRED
 
     def validate(self, value: Any) -> Any:
+        check_limits(value, self.name)
         value = self.type.validate(value, self.name)
         if value is not None and (self.min is not None or self.max is not None):
             for v in value if isinstance(value, list) else [value]:

@@ -268,7 +268,7 @@ notes:
 """,
     title="Boarding: convert BattleSpace damage boxes to BattleTech damage",
     reference=f"{SEED_B}, Converting BattleSpace Damage to BattleTech",
-    bounds={"boxes": (0, None), "troopers": (0, None)},
+    bounds={"boxes": (0, tables.MAX_BOXES), "troopers": (0, None)},
     example={"boxes": 1, "unit_kind": "mech", "reroll_locations": ["HD"]},
 )
 def bs_to_bt_damage(inp, dice) -> Resolution:

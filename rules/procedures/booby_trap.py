@@ -316,7 +316,7 @@ notes:
 """,
     title="Booby trap: fill weapon spaces",
     reference=f"{SEED_A}, IR107.32, IR107.332, 2nd IR107.342, phaser (missing)",
-    bounds={"spaces": (0, None), "max_rolls": (1, None)},
+    bounds={"spaces": (0, tables.MAX_SPACES), "max_rolls": (1, tables.MAX_FILL_ROLLS)},
     example={"spaces": 2, "weapon_type": "torp"},
 )
 def fill_weapons(inp, dice) -> Resolution:

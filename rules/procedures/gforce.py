@@ -103,7 +103,7 @@ errors:
 """,
     title="G-forces: tactical use of unexpected G-forces",
     reference=f"{SEED_B}, Tactical Use of Unexpected G-Forces",
-    bounds={"thrust_points": (0, None)},
+    bounds={"thrust_points": (0, tables.MAX_THRUST_POINTS)},
     units={"thrust_points": "TP"},
     example={"mode": "mechwarrior", "thrust_points": 3},
 )

@@ -272,7 +272,11 @@ errors: none
 """,
     title="Jump: arrival at a non-standard jump point",
     reference=f"{SEED_B}, Non-Standard Jump Points, Step 3: Arrival",
-    bounds={"plot_mos": (0, None), "kf_integrity": (1, None)},
+    bounds={
+        "navigation_tn": (None, tables.MAX_NAVIGATION_TN),
+        "plot_mos": (0, None),
+        "kf_integrity": (1, None),
+    },
     # A scout's two facings keep the exact odds quick; the default six facings
     # make a failure branch enumerate tens of thousands of dice paths.
     example={
@@ -348,6 +352,8 @@ def _check_ships(ships) -> None:
         seen.add(ship.id)
         if not ship.facings:
             raise InputError("ships", f"ship {ship.id!r} has no armour facings")
+        if len(ship.facings) > tables.MAX_FACINGS:
+            raise InputError("ships", f"ship {ship.id!r} lists more than {tables.MAX_FACINGS} armour facings")
         if len(set(ship.facings)) != len(ship.facings):
             raise InputError("ships", f"ship {ship.id!r} lists a facing twice")
 

@@ -256,7 +256,7 @@ notes:
         "capacity": (1, None),
         "threshold": (0, None),
         "raw_damage": (0, None),
-        "damage_dice": (0, None),
+        "damage_dice": (0, tables.MAX_WEAPON_DAMAGE_DICE),
         "armor_rating": (0, None),
     },
     example={"surface": "door", "damage_dice": 2, "damage_bonus": 3},
@@ -598,6 +598,13 @@ errors: none
 )
 def fuel_leak(inp, dice) -> Resolution:
     leaked = inp.leaked_points + inp.fuel_line_crits * inp.turns_leaking
+    if leaked > tables.MAX_FUEL_BLAST_DICE:
+        field = "leaked_points" if inp.leaked_points > tables.MAX_FUEL_BLAST_DICE else "turns_leaking"
+        raise InputError(
+            field,
+            f"that makes {leaked:,} points of leaked fuel; a blast rolls at most "
+            f"{tables.MAX_FUEL_BLAST_DICE}D6 (1D6 per point)",
+        )
     ignition_roll = None
     if leaked == 0 or inp.weapon_kind in ("none", "primitive"):
         ignited = False
@@ -663,7 +670,7 @@ errors:
     reference=f"{SEED_B}, Over-Penetration",
     bounds={
         "damage_to_part": (0, None),
-        "damage_dice": (0, None),
+        "damage_dice": (0, tables.MAX_WEAPON_DAMAGE_DICE),
         "part_threshold": (0, None),
         "armor_on_part": (0, None),
     },

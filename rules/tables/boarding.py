@@ -65,6 +65,9 @@ MELEE_DIVISOR = 10
 # ('Mech) or one trooper eliminated (battle armour). The Front column of the BattleMech Hit
 # Location Table (BTC:RoW, not printed in the seed; the GM may supply another table).
 DAMAGE_PER_BOX = 10
+# Boxes converted at once, at most: a 100-ton 'Mech has 307 armour and 152 internal
+# structure points, 46 boxes of 10; more would destroy any 'Mech twice over.
+MAX_BOXES = 46
 FRONT_HIT_LOCATION = {
     2: "CT",
     3: "RA",

@@ -108,6 +108,11 @@ SPACES = {
     12: (3, 3, 4, 4, 5, 5, 6, 6),
 }
 
+# Spaces of one weapon type, at most: the largest entry of the table above.
+MAX_SPACES = max(max(row) for row in SPACES.values())
+# Fill rolls, at most: the catalogue's loop cap [A15] (its default) is also the ceiling.
+MAX_FILL_ROLLS = 1000
+
 WEAPON_TYPES = ("torp", "drone", "phaser")
 WEAPON_TYPE_NAMES = {"torp": "torpedo-hit", "drone": "drone-hit", "phaser": "phaser-hit"}
 

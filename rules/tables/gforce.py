@@ -11,6 +11,11 @@ PRIMARY_G_SUIT_EXTENDED = 6  # "extended periods" (GM option)
 # Secondary (fatigue) threshold in G by role.
 SECONDARY = {"aerospace_pilot": 6, "crew": 3, "passenger": 3}
 
+# Thrust Points a vessel spends in one turn, at most: the bruise roll is 1D6 per TP. The
+# table's highest threshold is 23 TP (11 G in a G-suit); no craft of the rules thrusts
+# harder than 30 TP (15 G), so more is a typing slip, not a manoeuvre.
+MAX_THRUST_POINTS = 30
+
 # Tactical use of unexpected G-forces (boarding-action system).
 BOARDING_COLUMN_SHIFT = 2
 BOARDING_ROLL_MODIFIER = -2

@@ -2,6 +2,12 @@
 Non-Standard Jump Points, Double Jumping, Objects Within a K-F Field, Basic Jump Procedure)."""
 
 # Hours since the last jump -> Malfunction Roll modifier; only one band applies [A20].
+# A Navigation target number, at most: 2D6 never makes more than 12, and the margin of
+# failure is rolled as D6 per armour facing, so a larger TN only adds dice.
+MAX_NAVIGATION_TN = 20
+# Armour facings of one craft, at most (nose, fore/aft left and right, aft).
+MAX_FACINGS = 6
+
 TIME_BANDS = ((1, 4), (6, 3), (12, 2), (36, 1), (None, 0))
 # How each band reads in a summary ("last jump 5 h ago, within 1-6 h: +3").
 TIME_BAND_TEXT = {4: "within the past hour", 3: "within 1-6 h", 2: "within 6-12 h", 1: "within 12-36 h"}

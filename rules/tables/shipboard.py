@@ -56,6 +56,13 @@ REDUCTION_DICE_STANDARD = 1
 # Ricochets, shots through a destroyed surface, over-penetration: TN 8, no modifiers.
 RICOCHET_TN = 8
 
+# Dice counts the rules leave open, capped so one resolution stays small. MechWarrior
+# personal weapons roll a few D6 (the seed's pistol: 2D6+3); 20D6 is far beyond any.
+MAX_WEAPON_DAMAGE_DICE = 20
+# A fuel blast is 1D6 per leaked point (one point per fuel-line critical per turn):
+# 100 points is a compartment soaked for a whole engagement.
+MAX_FUEL_BLAST_DICE = 100
+
 # Specialty Ammunition data (both rounds).
 SPECIALTY_AMMO_DATA = MappingProxyType(
     {"tech_level": 3, "availability": "C", "legality": "B", "cost_multiplier": 2}
