@@ -59,6 +59,9 @@ if not SECRET_KEY:
     SECRET_KEY = local_secret_key(VAR_DIR)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# The request header (as in request.META) carrying the visitor's address when a trusted proxy
+# sets it (deploy/nginx.conf sets X-Real-IP); sign-in throttling counts per address.
+CLIENT_ADDRESS_HEADER = os.environ.get("CLIENT_ADDRESS_HEADER", "")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -1,7 +1,10 @@
 """factory-boy factories for the domain models."""
 
+from datetime import timedelta
+
 import factory
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from referee.campaigns.models import Campaign, Invite, Membership
 from referee.fleet.models import Character, Ship, StarSystem, Unit
@@ -37,6 +40,7 @@ class InviteFactory(factory.django.DjangoModelFactory):
         model = Invite
 
     campaign = factory.SubFactory(CampaignFactory)
+    expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(days=7))
 
 
 class StarSystemFactory(factory.django.DjangoModelFactory):

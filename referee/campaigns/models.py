@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 def campaign_start() -> datetime:
@@ -94,25 +95,87 @@ class Membership(models.Model):
         return f"{self.user} ({self.get_role_display()}) in {self.campaign}"
 
 
+INVITE_LIFETIMES = [
+    (1, "1 day"),
+    (7, "7 days"),
+    (30, "30 days"),
+]
+INVITE_DEFAULT_DAYS = 7
+INVITE_DEFAULT_USES = 1
+INVITE_MAX_USES = 50
+
+
 class Invite(models.Model):
-    """A revocable link through which players join a campaign."""
+    """A revocable link through which players join a campaign, until it expires or has been
+    used as many times as the GM allowed."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invites")
     token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField()
+    max_uses = models.PositiveIntegerField(default=INVITE_DEFAULT_USES)
+    uses = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(max_uses__gte=1) & Q(max_uses__lte=INVITE_MAX_USES), name="invite_max_uses_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(uses__lte=models.F("max_uses")), name="invite_uses_within_limit"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Invite to {self.campaign}"
 
     @property
     def active(self) -> bool:
-        return self.revoked_at is None
+        return self.refusal() is None
+
+    @property
+    def expired(self) -> bool:
+        return self.expires_at <= timezone.now()
+
+    @property
+    def used_up(self) -> bool:
+        return self.uses >= self.max_uses
+
+    def refusal(self) -> str | None:
+        """Why this link admits nobody now, in the words a visitor reads; None while it works."""
+        if self.revoked_at is not None:
+            return "This invite link has been revoked. Ask your GM for a new one."
+        if self.expired:
+            when = timezone.localtime(self.expires_at).strftime("%-d %B %Y, %H:%M")
+            return f"This invite link expired on {when} UTC. Ask your GM for a new one."
+        if self.used_up:
+            times = "once" if self.max_uses == 1 else f"{self.max_uses} times"
+            return f"This invite link has already been used {times}, as many as the GM allowed. Ask your GM for a new one."
+        return None
 
     def clean(self) -> None:
         if self.revoked_at and self.created_at and self.revoked_at < self.created_at:
             raise ValidationError("An invite cannot be revoked before it was created.")
+
+
+class LoginFailure(models.Model):
+    """One wrong password. Sign-in is refused for a while after too many of them for one
+    account or from one address (``referee.campaigns.throttle``). Kept in the database, so
+    every worker and host sees the same count."""
+
+    username = models.CharField(max_length=150)
+    address = models.GenericIPAddressField(null=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["username", "at"], name="login_failure_by_username"),
+            models.Index(fields=["address", "at"], name="login_failure_by_address"),
+            models.Index(fields=["at"], name="login_failure_by_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Failed sign-in as {self.username}"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
 from django.utils import timezone
 
-from .models import Campaign, Invite, Membership, Role
+from .models import INVITE_DEFAULT_DAYS, INVITE_DEFAULT_USES, Campaign, Invite, Membership, Role
 
 
 class MembershipError(ValueError):
@@ -20,8 +22,15 @@ def campaign_create(*, name: str, year: int, creator, turn_length_s: int = 60) -
     return campaign
 
 
-def invite_create(*, campaign: Campaign, created_by) -> Invite:
-    return Invite.objects.create(campaign=campaign, created_by=created_by)
+def invite_create(
+    *, campaign: Campaign, created_by, days: int = INVITE_DEFAULT_DAYS, max_uses: int = INVITE_DEFAULT_USES
+) -> Invite:
+    return Invite.objects.create(
+        campaign=campaign,
+        created_by=created_by,
+        expires_at=timezone.now() + timedelta(days=days),
+        max_uses=max_uses,
+    )
 
 
 def invite_revoke(*, invite: Invite) -> Invite:
@@ -33,13 +42,17 @@ def invite_revoke(*, invite: Invite) -> Invite:
 
 @transaction.atomic
 def invite_accept(*, invite: Invite, user) -> Membership:
-    """Join through an invite as a player; a member keeps the role they have."""
-    if invite.revoked_at is not None:
-        raise MembershipError("This invite link has been revoked. Ask your GM for a new one.")
-    membership, _ = Membership.objects.get_or_create(
-        campaign=invite.campaign, user=user, defaults={"role": Role.PLAYER}
-    )
-    return membership
+    """Join through an invite as a player, using one of its uses; a member keeps the role
+    they have (and uses nothing). Refused once the link is revoked, expired or used up."""
+    invite = Invite.objects.select_for_update().get(pk=invite.pk)  # two joiners count in turn
+    membership = Membership.objects.filter(campaign=invite.campaign, user=user).first()
+    if membership is not None:
+        return membership
+    if refusal := invite.refusal():
+        raise MembershipError(refusal)
+    invite.uses += 1
+    invite.save(update_fields=["uses"])
+    return Membership.objects.create(campaign=invite.campaign, user=user, role=Role.PLAYER)
 
 
 @transaction.atomic

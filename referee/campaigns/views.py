@@ -6,9 +6,12 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.views import LoginView
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from referee import htmx
@@ -16,7 +19,7 @@ from referee.play.selectors import dashboard_context, player_context
 
 from . import services
 from .access import gm_view, member_view
-from .forms import CampaignForm
+from .forms import CampaignForm, InviteForm, SignInForm
 from .models import Campaign, Invite, Membership
 
 
@@ -26,8 +29,30 @@ def signup(request: htmx.HtmxHttpRequest) -> HttpResponse:
     if form.is_valid():
         user = form.save()
         login(request, user)
-        return redirect(request.GET.get("next") or "campaigns:list")
+        return redirect(_safe_next(request) or "campaigns:list")
     return render(request, "registration/signup.html", {"form": form}, status=htmx.form_status(form))
+
+
+def _safe_next(request: htmx.HtmxHttpRequest) -> str | None:
+    """``?next=`` when it stays on this site; a link elsewhere is dropped, never followed."""
+    target = request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
+class SignInView(LoginView):
+    """Sign in; refused with a 429 and a plain message after too many wrong passwords."""
+
+    form_class = SignInForm
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, "throttled"):
+            response.status_code = 429
+        return response
 
 
 @login_required
@@ -57,7 +82,16 @@ def campaign_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str
 
 @gm_view("POST")
 def invite_create(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
-    services.invite_create(campaign=campaign, created_by=request.user)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        error = " ".join(f"{form[name].label}: {' '.join(errors)}" for name, errors in form.errors.items())
+        return _dashboard_panel(request, campaign, "invites-panel", error=error, status=422, form=form)
+    services.invite_create(
+        campaign=campaign,
+        created_by=request.user,
+        days=form.cleaned_data["days"],
+        max_uses=form.cleaned_data["max_uses"],
+    )
     return _dashboard_panel(request, campaign, "invites-panel")
 
 
@@ -69,13 +103,20 @@ def invite_revoke(request: htmx.HtmxHttpRequest, campaign: Campaign, token) -> H
 
 
 def _dashboard_panel(
-    request: htmx.HtmxHttpRequest, campaign: Campaign, partial: str, *, error: str = "", status: int = 200
+    request: htmx.HtmxHttpRequest,
+    campaign: Campaign,
+    partial: str,
+    *,
+    error: str = "",
+    status: int = 200,
+    form: InviteForm | None = None,
 ) -> HttpResponse:
     """A panel of the dashboard about who plays (invites, members): no game state changed."""
+    extra = {"invite_form": form} if form is not None else {}
     return htmx.panel(
         request,
         f"campaigns/dashboard.html#{partial}",
-        lambda: {**dashboard_context(campaign), "members_error": error},
+        lambda: {**dashboard_context(campaign), "members_error": error, **extra},
         back_to=reverse("campaigns:detail", args=[campaign.code]),
         status=status,
         message=error,
@@ -87,12 +128,19 @@ def _dashboard_panel(
 @require_http_methods(["GET", "POST"])
 def join(request: htmx.HtmxHttpRequest, token) -> HttpResponse:
     invite = get_object_or_404(Invite.objects.select_related("campaign"), token=token)
-    if invite.revoked_at is not None:
-        return render(request, "campaigns/join.html", {"invite": invite, "revoked": True}, status=410)
     if request.method == "POST":
-        services.invite_accept(invite=invite, user=request.user)
+        try:
+            services.invite_accept(invite=invite, user=request.user)
+        except services.MembershipError as error:
+            return render(
+                request, "campaigns/join.html", {"invite": invite, "refusal": str(error)}, status=410
+            )
         messages.success(request, f"You joined {invite.campaign.name}.")
         return redirect("campaigns:detail", code=invite.campaign.code)
+    if invite.campaign.role_of(request.user):
+        return redirect("campaigns:detail", code=invite.campaign.code)
+    if refusal := invite.refusal():
+        return render(request, "campaigns/join.html", {"invite": invite, "refusal": refusal}, status=410)
     return render(request, "campaigns/join.html", {"invite": invite})
 
 

@@ -5,9 +5,13 @@ Views, panels and family modules read through here; nothing here writes."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.core.paginator import Page, Paginator
 from django.urls import reverse
+from django.utils import timezone
 
+from referee.campaigns.forms import InviteForm
 from referee.campaigns.models import Campaign
 from referee.campaigns.panels import panels_context
 from referee.fleet.forms import KINDS
@@ -62,7 +66,11 @@ def dashboard_context(campaign: Campaign) -> dict:
         "page": log_page(campaign, "gm", 1),
         "systems": StarSystem.objects.in_campaign(campaign),
         "markers": with_actions(campaign, Marker.objects.in_campaign(campaign).select_related("ship")),
-        "invites": campaign.invites.filter(revoked_at__isnull=True),
+        # Unrevoked links, and those that ran out this past week (so the GM sees why one stopped).
+        "invites": campaign.invites.filter(
+            revoked_at__isnull=True, expires_at__gt=timezone.now() - timedelta(days=7)
+        ),
+        "invite_form": InviteForm(),
         **panels_context(campaign),
         "members": campaign.memberships.select_related("user"),
     }

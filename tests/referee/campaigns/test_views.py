@@ -94,7 +94,7 @@ class TestInvites:
         assert not Invite.objects.exists()
 
     def test_the_gm_creates_an_invite_link(self, cast):
-        response = cast.client("gm").post(self.url(cast), **htmx())
+        response = cast.client("gm").post(self.url(cast), {"days": 7, "max_uses": 1}, **htmx())
         invite = Invite.objects.get(campaign=cast.campaign)
         assert response.status_code == 200
         assert reverse("campaigns:join", args=[invite.token]) in response.text
