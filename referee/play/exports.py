@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from referee.campaigns.models import Campaign
 
-from .models import LogEntry
+from .models import LogEntry, Numbering
 
 CSV_COLUMNS = [
     "seq",
@@ -29,7 +29,20 @@ CSV_COLUMNS = [
 CHUNK = 1000
 
 
-def entries_for_export(campaign: Campaign, role: str, first_turn: int | None, last_turn: int | None):
+def entries_for_export(
+    campaign: Campaign, role: str, first_turn: int | None, last_turn: int | None, *, numbered: bool = False
+):
+    """The entries ``role`` may export, in seq order. ``numbered``: with players' own
+    numbers (``entry.number``) for the readable exports; the JSON export keeps each
+    entry's seq, which its hash covers."""
+    entries = _entries(campaign, role, first_turn, last_turn)
+    if not numbered or role == "gm":
+        return entries
+    numbering = Numbering.for_campaign(campaign)
+    return (numbering.apply([entry])[0] for entry in entries)
+
+
+def _entries(campaign: Campaign, role: str, first_turn: int | None, last_turn: int | None):
     return (
         LogEntry.objects.in_campaign(campaign)
         .visible_to(role)
@@ -74,7 +87,7 @@ def _csv_line(row: list) -> str:
 def csv_chunks(entries) -> Iterator[str]:
     yield _csv_line(CSV_COLUMNS)
     for entry in entries:
-        base = [entry.seq, entry.turn, entry.phase, entry.game_time.isoformat(), entry.procedure]
+        base = [entry.number, entry.turn, entry.phase, entry.game_time.isoformat(), entry.procedure]
         tail = [_modifiers(entry.result), "", _target(entry.result), entry.summary]
         if not entry.rolls:
             yield _csv_line([*base, "", "", tail[0], "", tail[2], tail[3]])
@@ -113,7 +126,7 @@ def markdown_chunks(campaign: Campaign, entries) -> Iterator[str]:
         rolls = "; ".join(
             f"{r['label']} {' '.join(map(str, r['values']))} (= {r['total']})" for r in entry.rolls
         )
-        line = f"- **#{entry.seq} {entry.title}** ({entry.get_phase_display()}, {entry.game_time:%Y-%m-%d %H:%M:%S})"
+        line = f"- **#{entry.number} {entry.title}** ({entry.get_phase_display()}, {entry.game_time:%Y-%m-%d %H:%M:%S})"
         line += f": {entry.summary}"
         if rolls:
             line += f" *Dice:* {rolls}."

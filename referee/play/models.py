@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import hmac
 import json
@@ -42,6 +43,10 @@ class Visibility(models.TextChoices):
 class LogEntryQuerySet(models.QuerySet):
     def in_campaign(self, campaign: Campaign) -> LogEntryQuerySet:
         return self.filter(campaign=campaign)
+
+    def hidden(self) -> LogEntryQuerySet:
+        """GM-only entries not yet revealed: what players must not learn of, not even a count."""
+        return self.filter(visibility=Visibility.GM, revealed_at__isnull=True)
 
     def visible_to(self, role: str | None) -> LogEntryQuerySet:
         """GMs read everything; players what is public or has been revealed."""
@@ -107,10 +112,24 @@ class LogEntry(models.Model):
             models.UniqueConstraint(fields=["campaign", "prev_hash"], name="log_chain_never_forks"),
             models.CheckConstraint(condition=Q(seq__gte=1), name="log_seq_from_1"),
         ]
-        indexes = [models.Index(fields=["campaign", "turn"], name="log_campaign_turn")]
+        indexes = [
+            models.Index(fields=["campaign", "turn"], name="log_campaign_turn"),
+            # Players' numbering and status version count the hidden entries, which are few.
+            models.Index(
+                fields=["campaign", "seq"],
+                condition=Q(visibility="gm", revealed_at__isnull=True),
+                name="log_hidden_entries",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.procedure}"
+
+    @property
+    def number(self) -> int:
+        """The entry's number as its reader sees it: its seq for the GM; for players, its
+        place among the entries they can see (``Numbering``), so hidden ones leave no gap."""
+        return self.__dict__.get("_shown_number", self.seq)
 
     @property
     def secret(self) -> bool:
@@ -156,6 +175,40 @@ class LogEntry(models.Model):
             reversal_of_seq=self.reversal_of.seq if self.reversal_of_id else None,
             created_at=self.created_at,
         )
+
+
+class Numbering:
+    """Players' entry numbers: the entries they can see, numbered 1, 2, 3... without the
+    gaps hidden entries would leave in ``seq``. Revealing an entry gives it its place, so
+    later entries' numbers move up by one then."""
+
+    def __init__(self, hidden_seqs: list[int]):
+        self.hidden = sorted(hidden_seqs)
+
+    @classmethod
+    def for_campaign(cls, campaign: Campaign) -> Numbering:
+        return cls(list(LogEntry.objects.in_campaign(campaign).hidden().values_list("seq", flat=True)))
+
+    def number(self, seq: int) -> int:
+        return seq - bisect.bisect_left(self.hidden, seq)
+
+    def seq(self, number: int) -> int:
+        """The seq of the visible entry with this number."""
+        seq = number
+        for hidden in self.hidden:
+            if hidden > seq:
+                break
+            seq += 1
+        return seq
+
+    def apply(self, entries) -> list[LogEntry]:
+        """Give each entry (and the entries it undoes or is undone by) its players' number."""
+        entries = list(entries)
+        for entry in entries:
+            for shown in (entry, entry.reversal_of, getattr(entry, "reversed_by", None)):
+                if shown is not None:
+                    shown.__dict__["_shown_number"] = self.number(shown.seq)
+        return entries
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -8,17 +8,19 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.core.paginator import Page, Paginator
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
 from referee.campaigns.forms import InviteForm
-from referee.campaigns.models import Campaign
+from referee.campaigns.models import Campaign, Membership
 from referee.campaigns.panels import panels_context
 from referee.fleet.forms import KINDS
 from referee.fleet.models import Character, Marker, Ship, StarSystem, Unit
 
 from . import bindings
-from .models import LogEntry
+from .models import LogEntry, Numbering
 
 LOG_PAGE_SIZE = 25
 
@@ -31,7 +33,44 @@ def log_page(campaign: Campaign, role: str, page: str | int | None) -> Page:
         .select_related("reversed_by", "reversal_of")
         .order_by("-seq")
     )
-    return Paginator(entries, LOG_PAGE_SIZE).get_page(page)
+    page = Paginator(entries, LOG_PAGE_SIZE).get_page(page)
+    if role != "gm":
+        page.object_list = Numbering.for_campaign(campaign).apply(page.object_list)
+    return page
+
+
+def poll_version(campaign: Campaign, role: str, *, hidden: int | None = None) -> str:
+    """The version of what ``role`` sees, for the status poll: ``state_version``, less
+    for players the number of entries they cannot see (``hidden``, counted if not given).
+    Each hidden entry's insert bumps ``state_version`` by exactly one (one statement-level
+    touch), so a GM-only roll that changed nothing players see leaves their version as it
+    was; revealing it moves it on by two."""
+    if role == "gm":
+        return str(campaign.state_version)
+    if hidden is None:
+        hidden = LogEntry.objects.in_campaign(campaign).hidden().count()
+    return str(campaign.state_version - hidden)
+
+
+def membership_for_poll(user, code) -> Membership | None:
+    """The user's membership of campaign ``code`` with its campaign and the campaign's
+    count of hidden entries (``hidden``), in one query: the status poll's only one."""
+    hidden = (
+        LogEntry.objects.hidden()
+        .filter(campaign=OuterRef("campaign"))
+        .order_by()
+        .values("campaign")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    if not user.is_authenticated:
+        return None
+    return (
+        Membership.objects.select_related("campaign")
+        .annotate(hidden=Coalesce(Subquery(hidden), 0))
+        .filter(campaign__code=code, user=user)
+        .first()
+    )
 
 
 def with_actions(campaign: Campaign, objects) -> list:
@@ -84,4 +123,5 @@ def player_context(campaign: Campaign) -> dict:
         "page": log_page(campaign, "player", 1),
         "ships": Ship.objects.in_campaign(campaign).visible_to("player").select_related("star_system"),
         "units": Unit.objects.in_campaign(campaign).visible_to("player").select_related("landed_on"),
+        "poll_version": poll_version(campaign, "player"),
     }

@@ -7,7 +7,7 @@ from collections import defaultdict
 from fractions import Fraction
 
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
@@ -20,8 +20,8 @@ from referee.campaigns.models import Campaign
 
 from . import bindings, exports, services
 from .forms import ProcedureForm
-from .models import LogEntry
-from .selectors import log_page, player_context
+from .models import LogEntry, Numbering
+from .selectors import log_page, membership_for_poll, player_context, poll_version
 
 FAMILY_TITLES = {
     "booby_trap": "Booby traps",
@@ -226,7 +226,13 @@ def procedure_odds(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
 
 @member_view("GET")
 def entry_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, seq: int) -> HttpResponse:
-    entry = get_object_or_404(LogEntry.objects.in_campaign(campaign).visible_to(role), seq=seq)
+    # Players address entries by their own numbering (``Numbering``), in which hidden
+    # entries leave no gap; the GM by seq.
+    numbering = Numbering.for_campaign(campaign) if role != "gm" else None
+    entries = LogEntry.objects.in_campaign(campaign).visible_to(role).select_related("reversal_of")
+    entry = get_object_or_404(entries, seq=numbering.seq(seq) if numbering else seq)
+    if numbering:
+        [entry] = numbering.apply([entry])
     context = {"campaign": campaign, "entry": entry, "role": role}
     if request.htmx:  # a live result card refreshing itself (e.g. after an undo)
         context["card_prefix"] = "result-" if request.GET.get("prefix") == "result-" else ""
@@ -312,14 +318,21 @@ def _turn_panel(request: htmx.HtmxHttpRequest, campaign: Campaign, *, error: str
     )
 
 
-@member_view("GET")
-def status_poll(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
-    """Players' live status: 204 when nothing changed since version ``v`` (one indexed
-    query beyond authentication), else the refreshed panel."""
-    version = request.GET.get("v", "")
-    if version == str(campaign.state_version):  # read with the membership, in the one query
+def status_poll(request: htmx.HtmxHttpRequest, code) -> HttpResponse:
+    """Players' live status: 204 when nothing they can see changed since version ``v``
+    (one query beyond authentication: the membership, the campaign's version and its count
+    of hidden entries together), else the refreshed panel. Members only: 404 for others."""
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET"])
+    membership = membership_for_poll(request.user, code)
+    if membership is None:
+        raise Http404("No such campaign")
+    campaign, role = membership.campaign, membership.role
+    version = poll_version(campaign, role, hidden=membership.hidden)
+    if request.GET.get("v", "") == version:
         return HttpResponse(status=204)
     context = {**player_context(campaign), "role": role, "page": log_page(campaign, role, 1)}
+    context["poll_version"] = version
     return render(request, "campaigns/player.html#status-panel", context)
 
 
@@ -348,7 +361,7 @@ def log_export(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, fmt
         first, last = _turn_param(request, "from_turn"), _turn_param(request, "to_turn")
     except ValueError as error:
         return HttpResponse(str(error), status=400, content_type="text/plain")
-    entries = exports.entries_for_export(campaign, role, first, last)
+    entries = exports.entries_for_export(campaign, role, first, last, numbered=fmt != "json")
     if fmt == "csv":
         chunks = exports.csv_chunks(entries)
     elif fmt == "json":
