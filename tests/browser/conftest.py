@@ -1,18 +1,21 @@
-"""Browser tests: real Chromium, driven by Playwright, against pytest-django's live server.
+"""Browser tests: real Chromium, driven by Playwright through pytest-playwright's fixtures
+(``browser``, ``new_context``, ``page``), against pytest-django's live server.
 
 Every test here is marked ``browser``. Chromium comes from ``REFEREE_CHROMIUM`` (the
 Makefile passes Debian's ``/usr/bin/chromium``); a missing browser is a failure, never a
-skip. The live server needs ``DJANGO_ALLOW_ASYNC_UNSAFE=true``: Playwright's sync API runs
-an event loop in the test's thread, and Django refuses database calls beside one otherwise.
+skip. A failing test leaves its trace and a screenshot under ``test-results/`` (see the
+pytest options in pyproject.toml; ``playwright show-trace`` opens a trace). The live
+server needs ``DJANGO_ALLOW_ASYNC_UNSAFE=true``: Playwright's sync API runs an event loop
+in the test's thread, and Django refuses database calls beside one otherwise.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import BrowserContext, Page, expect
 
 from referee.campaigns.demo import DEMO_LOGINS, demo_campaign_load
 
@@ -25,6 +28,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 EXPECT_TIMEOUT_MS = 5_000  # what any assertion waits for; the player page polls every second
+ACTION_TIMEOUT_MS = 10_000
 
 expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
@@ -47,16 +51,23 @@ def chromium_path() -> str:
 
 
 @pytest.fixture(scope="session")
-def playwright() -> Iterator[Playwright]:
-    with sync_playwright() as p:
-        yield p
+def browser_type_launch_args(browser_type_launch_args: dict, chromium_path: str) -> dict:
+    """pytest-playwright's launch options, with Debian's Chromium (Playwright's own
+    browser download is not available) and the flags that keep it quiet and offline."""
+    return {**browser_type_launch_args, "executable_path": chromium_path, "args": CHROMIUM_ARGS}
 
 
-@pytest.fixture(scope="session")
-def browser(playwright: Playwright, chromium_path: str) -> Iterator[Browser]:
-    browser = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
-    yield browser
-    browser.close()
+@pytest.fixture
+def new_context(new_context: Callable[..., BrowserContext]) -> Callable[..., BrowserContext]:
+    """pytest-playwright's contexts (traced, closed after the test), one per person at the
+    table, with a bounded wait for each action."""
+
+    def make(**options) -> BrowserContext:
+        context = new_context(**options)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
+        return context
+
+    return make
 
 
 @pytest.fixture
@@ -65,22 +76,6 @@ def demo(transactional_db, live_server):
     campaign, created = demo_campaign_load()
     assert created
     return campaign
-
-
-@pytest.fixture
-def new_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
-    """Fresh, isolated browser contexts (one per person at the table), closed after the test."""
-    contexts: list[BrowserContext] = []
-
-    def make(**options) -> BrowserContext:
-        context = browser.new_context(**options)
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        return context
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 @pytest.fixture
