@@ -11,8 +11,6 @@ from django.core.exceptions import MiddlewareNotUsed
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse
 
-from referee import embedded_pg
-
 logger = logging.getLogger(__name__)
 
 
@@ -26,17 +24,22 @@ class EmbeddedDatabaseMiddleware:
     def __init__(self, get_response):
         if os.environ.get("DATABASE_URL"):
             raise MiddlewareNotUsed
+        # Imported here, not at the top: a deployment (DATABASE_URL set) never loads the
+        # embedded server's code, which its image does not install.
+        from referee import embedded_pg
+
+        self.embedded_pg = embedded_pg
         self.get_response = get_response
         self.datadir = (settings.VAR_DIR / "pg").resolve()
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if not embedded_pg.is_running(self.datadir):
+        if not self.embedded_pg.is_running(self.datadir):
             self.restart()
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         """The server died while this request used it: start it for the next one and say so."""
-        if not isinstance(exception, OperationalError | InterfaceError) or embedded_pg.is_running(
+        if not isinstance(exception, OperationalError | InterfaceError) or self.embedded_pg.is_running(
             self.datadir
         ):
             return None
@@ -51,7 +54,7 @@ class EmbeddedDatabaseMiddleware:
 
     def restart(self) -> None:
         logger.warning("The embedded PostgreSQL is not running; starting it again.")
-        host = str(embedded_pg.ensure_running(self.datadir))
+        host = str(self.embedded_pg.ensure_running(self.datadir))
         for alias in connections:
             connection = connections[alias]
             connection.settings_dict["HOST"] = host
