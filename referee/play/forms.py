@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import uuid
 from typing import Any
 
 from django import forms
@@ -105,9 +106,13 @@ class ProcedureForm(forms.Form):
         help_text="For “Enter dice”: every die in the order the procedure rolls them, e.g. 6 6 2 3.",
     )
     visibility = forms.ChoiceField(choices=Visibility.choices, initial=Visibility.EVERYONE)
+    # One per rendered form: a second submit of the same form (a double click) returns the
+    # first resolution instead of rolling again.
+    request_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, binding: Binding, campaign: Campaign, odds_only: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["request_key"].initial = uuid.uuid4()
         self.binding = binding
         self.procedure = binding.procedure
         self.role_names = [r.name for r in binding.roles]
@@ -133,7 +138,10 @@ class ProcedureForm(forms.Form):
             fields[spec.name] = input_field(spec)
             self.input_names.append(spec.name)
         # Roles first, then the engine's inputs, then how to roll.
-        self.fields = {**fields, "dice": self.fields["dice"], "visibility": self.fields["visibility"]}
+        self.fields = {
+            **fields,
+            **{name: self.fields[name] for name in ("dice", "visibility", "request_key")},
+        }
 
     @property
     def role_fields(self):

@@ -97,6 +97,12 @@ class LogEntry(models.Model):
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
     )
     created_at = models.DateTimeField()
+    request_key = models.UUIDField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The procedure form this resolution came from: a second submit of it returns this entry.",
+    )
     hash_scheme = models.PositiveSmallIntegerField(default=HASH_SCHEME)
     nonce = models.CharField(max_length=32, blank=True, default=new_nonce)
     prev_hash = models.CharField(max_length=64)
@@ -111,6 +117,7 @@ class LogEntry(models.Model):
             models.UniqueConstraint(fields=["campaign", "seq"], name="log_seq_unique_per_campaign"),
             models.UniqueConstraint(fields=["campaign", "prev_hash"], name="log_chain_never_forks"),
             models.CheckConstraint(condition=Q(seq__gte=1), name="log_seq_from_1"),
+            models.UniqueConstraint(fields=["campaign", "request_key"], name="log_one_entry_per_form"),
         ]
         indexes = [
             models.Index(fields=["campaign", "turn"], name="log_campaign_turn"),

@@ -3,6 +3,7 @@ parallel resolutions on one campaign queue up: no lost update, no forked log cha
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
@@ -55,6 +56,7 @@ def log_append(
     reference: str = "",
     visibility: str = Visibility.EVERYONE,
     reversal_of: LogEntry | None = None,
+    request_key: uuid.UUID | None = None,
 ) -> LogEntry:
     """Append one entry to a campaign's chain. The caller holds the campaign row lock.
 
@@ -96,6 +98,7 @@ def log_append(
         actor_name=getattr(actor, "username", "") or "system",
         visibility=visibility,
         reversal_of=reversal_of,
+        request_key=request_key,
         created_at=timezone.now(),
         hash_scheme=HASH_SCHEME,
         nonce=new_nonce(),
@@ -140,11 +143,18 @@ def procedure_resolve(
     subjects: dict[str, Any] | None = None,
     extras: dict[str, Any] | None = None,
     visibility: str | None = None,
+    request_key: uuid.UUID | None = None,
 ) -> LogEntry:
     """Resolve a procedure against campaign state, apply its effects and log it.
 
+    ``request_key`` names the form the GM submitted: submitted again (a double click, a
+    resent request) it returns the entry it made the first time instead of rolling again.
     Raises rules.InputError / rules.DiceError / PlayError; nothing is written then."""
-    campaign = _lock(campaign)
+    campaign = _lock(campaign)  # a second submit of one form waits here for the first
+    if request_key is not None and (
+        earlier := LogEntry.objects.filter(campaign=campaign, request_key=request_key).first()
+    ):
+        return earlier
     binding = bindings.get(procedure_id)
     ctx = _load_context(campaign, binding, subjects or {}, extras or {})
     outcome = rules.resolve(procedure_id, inputs, None if dice is None else list(dice))
@@ -170,6 +180,7 @@ def procedure_resolve(
         pending=pending,
         reference=outcome.reference,
         visibility=visibility,
+        request_key=request_key,
     )
 
 

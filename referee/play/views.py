@@ -147,6 +147,7 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
             subjects=form.subjects(),
             extras=form.extras(),
             visibility=form.cleaned_data["visibility"],
+            request_key=form.cleaned_data["request_key"],
         )
     except (rules.InputError, rules.DiceError, services.PlayError) as error:
         form.add_engine_error(error)
@@ -157,7 +158,8 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
     return htmx.panel(
         request,
         "play/procedure.html#result-card",
-        {"campaign": campaign, "entry": entry, "role": "gm"},
+        # The form stays on the page: a fresh key makes its next Roll a new resolution.
+        {"campaign": campaign, "entry": entry, "role": "gm", "next_request_key": uuid.uuid4()},
         back_to=reverse("play:entry", args=[campaign.code, entry.seq]),
     )
 

@@ -99,6 +99,7 @@ OTHER_VALUES = {
     "hash": "repeat('b', 64)",
     "hash_scheme": "hash_scheme + 1",
     "nonce": "reverse(nonce)",
+    "request_key": "gen_random_uuid()",
     "id": "id + 100000",
 }
 
