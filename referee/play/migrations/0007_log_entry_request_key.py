@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('campaigns', '0003_invite_limits_and_login_failures'),
-        ('play', '0005_log_hash_scheme_and_nonce'),
+        ('play', '0006_log_hidden_entries_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
