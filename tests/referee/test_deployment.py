@@ -6,7 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
+from django.core.management import CommandError, call_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -161,3 +163,9 @@ def test_no_signing_key_is_in_the_repository():
 def test_the_app_refuses_a_body_over_the_limit_with_a_400(client, db):
     response = client.post("/accounts/login/", {"username": "x" * (1024 * 1024 + 1), "password": "y"})
     assert response.status_code == 400
+
+
+@pytest.mark.parametrize("option", ["--slow-clients=65", "--oversized=33", "--seconds=21", "--seconds=-1"])
+def test_the_slow_client_benchmark_stays_bounded(option):
+    with pytest.raises(CommandError, match="must be between 0 and"):
+        call_command("bench_slow_clients", option)
