@@ -27,6 +27,7 @@ from django_htmx.middleware import HtmxDetails
 CAMPAIGN_CHANGED = "campaign-changed"  # panels listen with hx-trigger="campaign-changed from:body"
 FORM_SLOT = "#form-slot"  # where a dashboard's record forms open
 INVALID = 422  # a form with errors, shown again in place
+FORM_CARD = "forms/card.html"  # a form in a card; its partial "form" opens in the form slot
 
 Context = Mapping[str, Any] | Callable[[], Mapping[str, Any]]
 

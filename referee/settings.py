@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # the built-in widget templates, for the project's form renderer
     "django_htmx",
     "template_partials",
     "referee.campaigns",
@@ -114,6 +115,9 @@ TEMPLATES = [
         },
     }
 ]
+
+
+FORM_RENDERER = "referee.forms.FormRenderer"
 
 
 def database_settings() -> dict:

@@ -133,6 +133,8 @@ class BoobyTrapForm(CampaignScopedForm):
 class WeaponChartForm(forms.ModelForm):
     """A 2D6 chart edited row by row; the whole chart is checked against IR107.32."""
 
+    template_name = "boobytraps/chart_fields.html"  # the rows as a table
+
     class Meta:
         model = WeaponChart
         fields = ["name", "weapon_type", "notes"]

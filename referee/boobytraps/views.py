@@ -22,6 +22,11 @@ from .models import BoobyTrap, WeaponChart, printed_torpedo_chart
 from .registry import PANEL_TEMPLATE, panel_context
 
 PURSUIT = "boobytraps/pursuit.html"
+CHART_RULES = (
+    "IR107.32: heavier weapons on 2 and 12, lighter on 7; weight never rises from 2 to 7 nor falls "
+    "from 7 to 12. No Maulers or SFGs. At least one 1-space weapon, so a last free space can always "
+    "be filled."
+)
 
 
 def _panel(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
@@ -34,8 +39,23 @@ def _panel(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
 
 
 def _chart_page(request: htmx.HtmxHttpRequest, campaign: Campaign, form, chart=None) -> HttpResponse:
-    context = {"campaign": campaign, "form": form, "chart": chart}
-    return htmx.form_card(request, "boobytraps/chart_form.html", context, partial="chart-form")
+    if chart is None:
+        title, action = "New weapon chart", reverse("boobytraps:chart-create", args=[campaign.code])
+    else:
+        title, action = f"Edit {chart}", reverse("boobytraps:chart-edit", args=[campaign.code, chart.code])
+    back = reverse("campaigns:detail", args=[campaign.code])
+    context = {
+        "campaign": campaign,
+        "form": form,
+        "title": title,
+        "intro": CHART_RULES,
+        "action": action,
+        "target": "#boobytraps-panel",
+        "submit": "Save chart",
+        "back": back,
+        "crumbs": [(campaign.name, back)],
+    }
+    return htmx.form_card(request, htmx.FORM_CARD, context)
 
 
 @gm_view("GET", "POST")

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 
 from referee.campaigns.models import Campaign, Role
 
@@ -173,6 +174,25 @@ class Kind:
     @property
     def panel(self) -> str:
         return self.panel_template or f"campaigns/dashboard.html#{self.slug}-panel"
+
+    def card(self, campaign: Campaign, form: forms.BaseForm, obj=None) -> dict:
+        """The form card (``forms/card.html``) that creates one, or edits ``obj``."""
+        code = campaign.code
+        if obj is None:
+            title, action = f"New {self.singular}", reverse("campaigns:object-create", args=[code, self.slug])
+        else:
+            title = f"Edit {obj}"
+            action = reverse("campaigns:object-edit", args=[code, self.slug, obj.code])
+        back = reverse("campaigns:detail", args=[code])
+        return {
+            "campaign": campaign,
+            "form": form,
+            "title": title,
+            "action": action,
+            "target": f"#{self.slug}-panel",
+            "back": back,
+            "crumbs": [(campaign.name, back)],
+        }
 
 
 KINDS = {

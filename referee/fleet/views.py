@@ -31,8 +31,7 @@ def _panel(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: Kind) -> Htt
 
 
 def _form_page(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: Kind, form, obj=None) -> HttpResponse:
-    context = {"campaign": campaign, "kind": kind, "form": form, "object": obj}
-    return htmx.form_card(request, "fleet/form.html", context)
+    return htmx.form_card(request, htmx.FORM_CARD, kind.card(campaign, form, obj))
 
 
 @gm_view("GET", "POST")

@@ -111,15 +111,20 @@ def _form(
     if form.is_valid():
         form.save()
         return _panel(request, campaign, compartment, panel)
+    back = reverse("shipboard:compartment", args=[campaign.code, compartment.code])
     context = {
         "campaign": campaign,
-        "compartment": compartment,
         "form": form,
         "title": title,
         "action": action,
         "target": f"#{panel}",
+        "back": back,
+        "crumbs": [
+            (campaign.name, reverse("campaigns:detail", args=[campaign.code])),
+            (str(compartment), back),
+        ],
     }
-    return htmx.form_card(request, "shipboard/form.html", context)
+    return htmx.form_card(request, htmx.FORM_CARD, context)
 
 
 @gm_view("GET", "POST")

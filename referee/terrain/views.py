@@ -54,5 +54,4 @@ def row_fill(request: htmx.HtmxHttpRequest, campaign: Campaign, key: str) -> Htt
         initial = {"key": seed.key, "name": seed.name, "kind": seed.kind, "notes": seed.source}
         initial.update(seed.known)
         form = TerrainRowForm(initial=initial, campaign=campaign)
-    context = {"campaign": campaign, "kind": KINDS["terrain-rows"], "form": form, "object": row}
-    return htmx.form_card(request, "fleet/form.html", context)
+    return htmx.form_card(request, htmx.FORM_CARD, KINDS["terrain-rows"].card(campaign, form, row))
