@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "django.forms",  # the built-in widget templates, for the project's form renderer
     "django_htmx",
     "template_partials",
+    "pgtrigger",
     "referee.campaigns",
     "referee.fleet",
     "referee.play",

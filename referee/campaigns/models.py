@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime, timedelta
 
+import pgtrigger
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -24,6 +25,17 @@ class Phase(models.TextChoices):
     MOVEMENT = "movement", "Movement Phase"
     COMBAT = "combat", "Combat Phase"
     END = "end", "End Phase"
+
+
+# The players' change counter: every UPDATE of a campaign moves state_version, so players'
+# pages ask one indexed question, "changed since v?". Writes to what the campaign keeps
+# reach it through the touch triggers of CampaignScoped below.
+BUMP_STATE_VERSION = pgtrigger.Trigger(
+    name="bump_state_version",
+    when=pgtrigger.Before,
+    operation=pgtrigger.Update,
+    func="NEW.state_version := OLD.state_version + 1; RETURN NEW;",
+)
 
 
 class Campaign(models.Model):
@@ -46,6 +58,7 @@ class Campaign(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
+        triggers = [BUMP_STATE_VERSION]
         constraints = [
             models.CheckConstraint(condition=Q(turn__gte=1), name="campaign_turn_from_1"),
             models.CheckConstraint(condition=Q(turn_length_s__gte=1), name="campaign_turn_length_positive"),
@@ -73,18 +86,64 @@ class Campaign(models.Model):
         return membership.role if membership else None
 
 
+def _touch_campaign(name: str, operation: pgtrigger.Operation, **transition_tables: str) -> pgtrigger.Trigger:
+    """After each statement that writes rows of a campaign-scoped table, touch (UPDATE)
+    their campaigns once, which moves their state_version. Once per statement, not per
+    row: a bulk insert of thousands of rows updates each campaign row once."""
+    rows = " UNION ".join(f"SELECT {{columns.campaign}} FROM {table}" for table in transition_tables.values())
+    return pgtrigger.Trigger(
+        name=name,
+        when=pgtrigger.After,
+        operation=operation,
+        level=pgtrigger.Statement,
+        referencing=pgtrigger.Referencing(**transition_tables),
+        func=pgtrigger.Func(
+            f"UPDATE {Campaign._meta.db_table} SET state_version = state_version WHERE id IN ({rows}); "
+            "RETURN NULL;"
+        ),
+    )
+
+
+# PostgreSQL allows transition tables only on single-event triggers: one per operation.
+TOUCH_CAMPAIGN = [
+    _touch_campaign("touch_campaign_on_insert", pgtrigger.Insert, new="new_rows"),
+    _touch_campaign("touch_campaign_on_update", pgtrigger.Update, old="old_rows", new="new_rows"),
+    _touch_campaign("touch_campaign_on_delete", pgtrigger.Delete, old="old_rows"),
+]
+
+
+def touch_campaign_trigger_uris() -> list[str]:
+    """Every installed model's touch triggers, for ``pgtrigger.ignore`` (a restore holds
+    them off in its own transaction, then touches its campaign once)."""
+    names = {trigger.name for trigger in TOUCH_CAMPAIGN}
+    uris = [trigger.get_uri(model) for model, trigger in pgtrigger.registered() if trigger.name in names]
+    if not uris:  # pgtrigger.ignore() with no URI would hold off every trigger, the log's guard too
+        raise RuntimeError("no touch triggers are registered: is pgtrigger in INSTALLED_APPS?")
+    return uris
+
+
+class CampaignScoped(models.Model):
+    """What a campaign keeps: a model with a ``campaign`` foreign key. Inheriting this
+    gives the table the touch triggers, so any change to its rows reaches players' pages
+    (a test walks every model with a campaign key and proves it)."""
+
+    class Meta:
+        abstract = True
+        triggers = TOUCH_CAMPAIGN
+
+
 class Role(models.TextChoices):
     GM = "gm", "Gamemaster"
     PLAYER = "player", "Player"
 
 
-class Membership(models.Model):
+class Membership(CampaignScoped):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=8, choices=Role.choices)
     joined_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
+    class Meta(CampaignScoped.Meta):
         ordering = ["campaign", "role", "user__username"]
         constraints = [
             models.UniqueConstraint(fields=["user", "campaign"], name="membership_once_per_campaign"),
@@ -105,7 +164,7 @@ INVITE_DEFAULT_USES = 1
 INVITE_MAX_USES = 50
 
 
-class Invite(models.Model):
+class Invite(CampaignScoped):
     """A revocable link through which players join a campaign, until it expires or has been
     used as many times as the GM allowed."""
 
@@ -118,7 +177,7 @@ class Invite(models.Model):
     max_uses = models.PositiveIntegerField(default=INVITE_DEFAULT_USES)
     uses = models.PositiveIntegerField(default=0)
 
-    class Meta:
+    class Meta(CampaignScoped.Meta):
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(

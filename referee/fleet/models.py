@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
-from referee.campaigns.models import Campaign
+from referee.campaigns.models import Campaign, CampaignScoped
 
 FACINGS = ("nose", "fore_left", "fore_right", "aft_left", "aft_right", "aft")
 FACING_LABELS = {
@@ -38,7 +38,7 @@ class CampaignObjectQuerySet(models.QuerySet):
         return self.none()
 
 
-class CampaignObject(models.Model):
+class CampaignObject(CampaignScoped):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
     code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     name = models.CharField(max_length=120)
@@ -46,7 +46,7 @@ class CampaignObject(models.Model):
 
     objects = CampaignObjectQuerySet.as_manager()
 
-    class Meta:
+    class Meta(CampaignScoped.Meta):
         abstract = True
         ordering = ["name", "id"]
 

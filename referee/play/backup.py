@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any
 
+import pgtrigger
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.exceptions import FieldDoesNotExist, ValidationError
@@ -32,13 +33,12 @@ from django.db.models.fields import AutoFieldMixin
 from django.utils import timezone
 from django.utils.duration import duration_iso_string
 
-from referee.campaigns.models import Campaign
+from referee.campaigns.models import Campaign, touch_campaign_trigger_uris
 
 from . import integrity
 from .models import LogEntry
 
 BACKUP_FORMAT = "referee-backup/1"
-LOG_TOUCH_TRIGGER = "play_logentry_touch_campaign"
 CHUNK = 2000
 
 
@@ -429,22 +429,21 @@ def _restore(document: Any, mapping: dict[str, str], same_accounts: bool) -> tup
     for row, pk in zip(log_rows, log_ids, strict=True):
         keys.add(LogEntry, row["seq"], pk)
 
-    if log_rows:
-        _log_touch_trigger(enabled=False)
-    _insert(Campaign, [campaign])
-    for model, rows, ids in tables:
-        fk = _campaign_fk(model)
-        objs = [
-            _build(model, row, keys, campaign_fk=fk, campaign_id=campaign.pk, pk=pk)
-            for row, pk in zip(rows, ids, strict=True)
-        ]
-        _insert(model, objs)
-
-    _restore_log(log_rows, log_ids, keys, campaign)
-    if log_rows:
-        _log_touch_trigger(enabled=True)
-        # The one touch the log rows did not make: players' pages see a new version.
-        Campaign.objects.filter(pk=campaign.pk).update(state_version=F("state_version"))
+    # Each insert would touch the campaign row, and many updates of one row in one
+    # transaction cost ever more time; the touch triggers are held off for this
+    # transaction's statements only (other campaigns keep writing meanwhile), and the
+    # campaign is touched once at the end.
+    with pgtrigger.ignore(*touch_campaign_trigger_uris()):
+        _insert(Campaign, [campaign])
+        for model, rows, ids in tables:
+            fk = _campaign_fk(model)
+            objs = [
+                _build(model, row, keys, campaign_fk=fk, campaign_id=campaign.pk, pk=pk)
+                for row, pk in zip(rows, ids, strict=True)
+            ]
+            _insert(model, objs)
+        _restore_log(log_rows, log_ids, keys, campaign)
+    Campaign.objects.filter(pk=campaign.pk).update(state_version=F("state_version"))
     report = integrity.verify_campaign(campaign)
     if not report.holds:
         raise RestoreError(f"the restored log does not verify: {report.message()}")
@@ -478,21 +477,6 @@ def _natural_key_or_none(model: type[models.Model]) -> str | None:
         return natural_key_field(model)
     except BackupError:
         return None
-
-
-def _log_touch_trigger(enabled: bool) -> None:
-    """Each log row inserted would touch the campaign row, and thousands of updates of
-    one row in one transaction cost quadratic time; so that trigger is off while the
-    log goes in. ALTER TABLE is transactional (a failed restore leaves it on) and holds
-    play_logentry locked until the restore commits; it refuses while foreign-key checks
-    are queued, so those run first."""
-    table = connection.ops.quote_name(LogEntry._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute(
-            f"ALTER TABLE {table} {'ENABLE' if enabled else 'DISABLE'} TRIGGER {LOG_TOUCH_TRIGGER}"
-        )
-        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
 
 
 def _restore_log(rows: list[dict], ids: list[int], keys: _Keys, campaign: Campaign) -> None:

@@ -12,12 +12,13 @@ from datetime import datetime
 from decimal import Decimal
 from functools import cache
 
+import pgtrigger
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 import rules
-from referee.campaigns.models import Campaign, Phase
+from referee.campaigns.models import Campaign, CampaignScoped, Phase
 
 GENESIS_HASH = "0" * 64
 # How an entry's hash is made. 1: SHA-256 of the previous hash and the entry (the first
@@ -69,9 +70,36 @@ def new_nonce() -> str:
     return secrets.token_hex(16)
 
 
-class LogEntry(models.Model):
+# DELETE is refused; UPDATE only reveals an entry (revealed_at from NULL to a time) or
+# forgets a deleted user (actor to NULL). Everything else about an entry is as written.
+APPEND_ONLY = pgtrigger.Trigger(
+    name="append_only",
+    when=pgtrigger.Before,
+    operation=pgtrigger.Update | pgtrigger.Delete,
+    func=pgtrigger.Func(
+        """
+        IF TG_OP = 'DELETE' THEN
+            RAISE EXCEPTION 'the turn log is append-only: entry % cannot be deleted', OLD.{columns.seq}
+                USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        IF (to_jsonb(NEW) - '{columns.revealed_at}' - '{columns.actor}')
+               = (to_jsonb(OLD) - '{columns.revealed_at}' - '{columns.actor}')
+           AND (NEW.{columns.revealed_at} IS NOT DISTINCT FROM OLD.{columns.revealed_at}
+                OR OLD.{columns.revealed_at} IS NULL)
+           AND (NEW.{columns.actor} IS NOT DISTINCT FROM OLD.{columns.actor} OR NEW.{columns.actor} IS NULL)
+        THEN
+            RETURN NEW;
+        END IF;
+        RAISE EXCEPTION 'the turn log is append-only: entry % can only be revealed', OLD.{columns.seq}
+            USING ERRCODE = 'integrity_constraint_violation';
+        """
+    ),
+)
+
+
+class LogEntry(CampaignScoped):
     """One resolution, reversal or turn event. Never updated (except to reveal) or deleted:
-    a PostgreSQL trigger enforces it (migration 0002)."""
+    the database refuses it (the append-only trigger above)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="log")
     seq = models.PositiveIntegerField()
@@ -110,9 +138,10 @@ class LogEntry(models.Model):
 
     objects = LogEntryQuerySet.as_manager()
 
-    class Meta:
+    class Meta(CampaignScoped.Meta):
         ordering = ["campaign", "seq"]
         verbose_name_plural = "log entries"
+        triggers = [*CampaignScoped.Meta.triggers, APPEND_ONLY]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "seq"], name="log_seq_unique_per_campaign"),
             models.UniqueConstraint(fields=["campaign", "prev_hash"], name="log_chain_never_forks"),

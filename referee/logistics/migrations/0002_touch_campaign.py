@@ -7,6 +7,8 @@ class Migration(migrations.Migration):
     """Stores, refits and character sheets count as campaign state for players' change counter."""
 
     dependencies = [("logistics", "0001_initial"), ("play", "0003_markers_touch_campaign")]
+    # play 0008 drops the function these triggers call, and them with it.
+    run_before = [("play", "0008_drop_hand_written_triggers")]
 
     operations = [
         migrations.RunSQL(

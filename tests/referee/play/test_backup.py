@@ -10,6 +10,7 @@ from io import StringIO
 from pathlib import Path
 from urllib.parse import quote
 
+import pgtrigger
 import psycopg
 import pytest
 from django.conf import settings
@@ -94,12 +95,8 @@ def comparable(document: dict) -> dict:
 def wipe(campaign) -> None:
     """Delete a campaign, log included (the append-only trigger held off), as a lost
     database would."""
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE play_logentry DISABLE TRIGGER play_logentry_append_only")
+    with pgtrigger.ignore("play.LogEntry:append_only"), connection.cursor() as cursor:
         cursor.execute("DELETE FROM play_logentry WHERE campaign_id = %s", [campaign.pk])
-        cursor.execute("ALTER TABLE play_logentry ENABLE TRIGGER play_logentry_append_only")
-        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
     campaign.delete()
 
 
