@@ -102,12 +102,9 @@ def compartment_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, compar
     return render(request, PAGE, _context(campaign, compartment))
 
 
-def _form(
-    request, campaign, compartment, form_class, *, panel: str, title: str, action: str, form_kwargs: dict
-):
-    """Show ``form_class``; on a valid POST save it and answer with the refreshed ``panel``
-    (an invalid one comes back 422 with its errors, in place)."""
-    form = form_class(htmx.posted(request), **form_kwargs)
+def _form(request: htmx.HtmxHttpRequest, campaign, compartment, form, *, panel: str, title: str):
+    """Show ``form`` in a card posting back here; when it is posted valid, save it and
+    answer with the refreshed ``panel`` (an invalid one comes back 422, in place)."""
     if form.is_valid():
         form.save()
         return _panel(request, campaign, compartment, panel)
@@ -116,7 +113,7 @@ def _form(
         "campaign": campaign,
         "form": form,
         "title": title,
-        "action": action,
+        "action": request.path,
         "target": f"#{panel}",
         "back": back,
         "crumbs": [
@@ -130,16 +127,8 @@ def _form(
 @gm_view("GET", "POST")
 def compartment_edit(request: htmx.HtmxHttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
     compartment = _compartment(campaign, compartment_code)
-    return _form(
-        request,
-        campaign,
-        compartment,
-        CompartmentForm,
-        panel="state-panel",
-        title=f"Edit {compartment}",
-        action=reverse("shipboard:compartment-edit", args=[campaign.code, compartment.code]),
-        form_kwargs={"instance": compartment, "campaign": campaign},
-    )
+    form = CompartmentForm(htmx.posted(request), instance=compartment, campaign=campaign)
+    return _form(request, campaign, compartment, form, panel="state-panel", title=f"Edit {compartment}")
 
 
 @gm_view("POST")
@@ -166,31 +155,17 @@ def surface_add(request: htmx.HtmxHttpRequest, campaign: Campaign, compartment_c
 @gm_view("GET", "POST")
 def surface_create(request: htmx.HtmxHttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
     compartment = _compartment(campaign, compartment_code)
-    return _form(
-        request,
-        campaign,
-        compartment,
-        SurfaceForm,
-        panel="surfaces-panel",
-        title=f"New surface in {compartment}",
-        action=reverse("shipboard:surface-create", args=[campaign.code, compartment.code]),
-        form_kwargs={"compartment": compartment},
-    )
+    form = SurfaceForm(htmx.posted(request), compartment=compartment)
+    title = f"New surface in {compartment}"
+    return _form(request, campaign, compartment, form, panel="surfaces-panel", title=title)
 
 
 @gm_view("GET", "POST")
 def surface_edit(request: htmx.HtmxHttpRequest, campaign: Campaign, surface_code) -> HttpResponse:
     surface = _surface(campaign, surface_code)
-    compartment = surface.compartment
+    form = SurfaceForm(htmx.posted(request), instance=surface, compartment=surface.compartment)
     return _form(
-        request,
-        campaign,
-        compartment,
-        SurfaceForm,
-        panel="surfaces-panel",
-        title=f"Edit {surface}",
-        action=reverse("shipboard:surface-edit", args=[campaign.code, surface.code]),
-        form_kwargs={"instance": surface, "compartment": compartment},
+        request, campaign, surface.compartment, form, panel="surfaces-panel", title=f"Edit {surface}"
     )
 
 

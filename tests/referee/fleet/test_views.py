@@ -52,6 +52,7 @@ class TestCreate:
         assert f'id="{kind}-panel"' in response.text
         assert VALID[kind]["name"] in response.text
         assert "campaign-changed" in response["HX-Trigger"]
+        assert '<div id="form-slot" hx-swap-oob="true"></div>' in response.text  # the card closes
         assert MODELS[kind].objects.get().campaign == cast.campaign
 
     def test_a_bad_form_comes_back_422_with_errors_and_what_was_typed(self, cast, kind):
