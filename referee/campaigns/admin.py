@@ -1,6 +1,10 @@
 from django.contrib import admin
 
+from .forms import AdminSignInForm
 from .models import Campaign, Invite, Membership
+
+# The admin's sign-in page pauses after repeated wrong passwords too.
+admin.site.login_form = AdminSignInForm
 
 
 class MembershipInline(admin.TabularInline):
@@ -17,4 +21,4 @@ class CampaignAdmin(admin.ModelAdmin):
 
 @admin.register(Invite)
 class InviteAdmin(admin.ModelAdmin):
-    list_display = ["campaign", "created_by", "created_at", "revoked_at"]
+    list_display = ["campaign", "created_by", "created_at", "expires_at", "uses", "max_uses", "revoked_at"]

@@ -1,4 +1,5 @@
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 
@@ -21,8 +22,8 @@ class CampaignSettingsForm(forms.ModelForm):
         widgets = {"clock": forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1})}
 
 
-class SignInForm(AuthenticationForm):
-    """Django's sign-in form, refusing (even the right password) after too many wrong ones."""
+class ThrottledSignIn:
+    """For Django's sign-in forms: refuse (even the right password) after too many wrong ones."""
 
     def clean(self):
         username = self.cleaned_data.get("username") or ""
@@ -37,6 +38,14 @@ class SignInForm(AuthenticationForm):
             raise
         throttle.success_record(username=username)
         return cleaned
+
+
+class SignInForm(ThrottledSignIn, AuthenticationForm):
+    pass
+
+
+class AdminSignInForm(ThrottledSignIn, AdminAuthenticationForm):
+    pass
 
 
 class InviteForm(forms.Form):

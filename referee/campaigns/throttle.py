@@ -6,6 +6,7 @@ and host counts the same failures."""
 
 from __future__ import annotations
 
+import ipaddress
 import math
 from datetime import timedelta
 
@@ -28,7 +29,10 @@ def client_address(request: HttpRequest) -> str | None:
     header = getattr(settings, "CLIENT_ADDRESS_HEADER", "")
     value = (request.META.get(header, "") if header else "") or request.META.get("REMOTE_ADDR", "")
     value = value.split(",")[-1].strip()
-    return value or None
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return None  # not an address: counted per account only
 
 
 def _normal(username: str) -> str:

@@ -66,6 +66,27 @@ class TestSignInThrottling:
         assert sign_in(Client(), "navigator", "her-own", address="203.0.113.50").status_code == 429
         assert sign_in(Client(), "navigator", "her-own", address="203.0.113.51").status_code == 302
 
+    def test_the_admin_sign_in_page_pauses_too(self):
+        UserFactory(username="root", password="the-right-one", is_staff=True, is_superuser=True)
+        client = Client()
+        for n in range(10):
+            client.post(
+                "/admin/login/", {"username": "root", "password": f"guess-{n}"}, REMOTE_ADDR="203.0.113.8"
+            )
+        response = client.post(
+            "/admin/login/", {"username": "root", "password": "the-right-one"}, REMOTE_ADDR="203.0.113.8"
+        )
+        assert "Too many wrong passwords" in response.text
+        assert not signed_in(client)
+
+    def test_a_proxy_header_that_is_not_an_address_counts_per_account_only(self, settings):
+        settings.CLIENT_ADDRESS_HEADER = "HTTP_X_REAL_IP"
+        response = Client().post(
+            LOGIN, {"username": "commodore", "password": "wrong"}, HTTP_X_REAL_IP="not an address\x00"
+        )
+        assert response.status_code == 200
+        assert LoginFailure.objects.get().address is None
+
     def test_a_few_slips_then_the_right_password_signs_in_and_forgives_them(self):
         UserFactory(username="commodore", password="the-right-one")
         for _ in range(throttle.PER_ACCOUNT - 1):
