@@ -3,10 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from referee import health
-from referee.campaigns import views as campaign_views
 
 urlpatterns = [
-    path("accounts/login/", campaign_views.SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include("referee.campaigns.account_urls")),
     path("admin/", admin.site.urls),

@@ -107,7 +107,7 @@ def oversized_client(port: int, stop: threading.Event, figures: Figures) -> None
                         "Content-Type: application/x-www-form-urlencoded\r\n\r\n".encode()
                     )
                     with contextlib.suppress(OSError):
-                        sock.sendall(b"username=" + b"x" * 2**20)  # the first MiB of 50
+                        sock.sendall(b"username=" + b"x" * 2**16)  # the start of 50 MiB
                 else:
                     sock.sendall(
                         f"GET /accounts/login/ HTTP/1.1\r\nHost: {HOST}\r\nCookie: {'c' * 2**16}\r\n\r\n".encode()
