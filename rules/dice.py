@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from .errors import DiceError, InputError
 
 Accept = Callable[[tuple[int, ...]], bool]
+Feeds = tuple[str, ...] | None
 
 
 def describe_roll(label: str) -> str:
@@ -53,17 +54,26 @@ class Dice:
     def _draw(self, label: str, count: int, sides: int, accept: Accept | None) -> tuple[int, ...]:
         raise NotImplementedError
 
-    def roll(self, label: str, count: int, sides: int = 6) -> tuple[int, ...]:
-        """Draw ``count`` dice of ``sides`` sides, recorded under ``label``."""
+    def roll(self, label: str, count: int, sides: int = 6, *, feeds: Feeds = None) -> tuple[int, ...]:
+        """Draw ``count`` dice of ``sides`` sides, recorded under ``label``.
+
+        ``feeds`` names the only result keys these dice can change (None: any). Rolling
+        ignores it; exact odds of another key then need not branch on them."""
         if count < 1 or sides < 1:
             raise ValueError(f"cannot roll {count}d{sides}")
         values = self._draw(label, count, sides, None)
         self.rolls.append(Roll(label, sides, values))
         return values
 
-    def total(self, label: str, count: int, sides: int = 6) -> int:
+    def total(self, label: str, count: int, sides: int = 6, *, feeds: Feeds = None) -> int:
         """Draw and return the sum (e.g. ``dice.total("malfunction", 2)`` for 2D6)."""
-        return sum(self.roll(label, count, sides))
+        return sum(self.roll(label, count, sides, feeds=feeds))
+
+    def totals(self, groups: Sequence[tuple[str, int]], sides: int = 6, *, feeds: Feeds = None) -> list[int]:
+        """Several groups rolled one after another, each recorded under its own label,
+        whose totals the caller only adds up: ``[(label, count), ...]`` -> their totals.
+        Exact odds enumerate the sum of them all, not every combination."""
+        return [self.total(label, count, sides, feeds=feeds) for label, count in groups]
 
     def pick(self, label: str, n: int) -> int:
         """A random pick among ``n`` candidates (1dN); returns a 0-based index."""
@@ -78,11 +88,13 @@ class Dice:
         *,
         max_rolls: int | None = None,
         cap_field: str = "max_rolls",
+        feeds: Feeds = None,
     ) -> tuple[int, ...]:
         """Roll again while ``accept`` refuses the dice (a discarded roll is still recorded).
 
-        ``max_rolls`` caps the attempts with an ``InputError`` naming ``cap_field``;
-        exact odds ignore the cap and use the conditional distribution (C.6).
+        ``max_rolls`` caps the attempts with an ``InputError`` naming ``cap_field``.
+        Exact odds of what the loop produces use the conditional distribution and ignore
+        the cap; odds of a key that counts the attempts count them up to the cap (C.6).
         """
         attempts = 0
         while True:
@@ -93,6 +105,29 @@ class Dice:
                 return values
             if max_rolls is not None and attempts >= max_rolls:
                 raise InputError(cap_field, f"no acceptable {describe_roll(label)} in {max_rolls} tries")
+
+    def total_until(
+        self,
+        label: str,
+        count: int,
+        sides: int,
+        accept: Callable[[int], bool],
+        *,
+        max_rolls: int | None = None,
+        cap_field: str = "max_rolls",
+        feeds: Feeds = None,
+    ) -> int:
+        """``roll_until`` for a caller that reads only the total: ``accept(total)``."""
+        values = self.roll_until(
+            label,
+            count,
+            sides,
+            lambda values: accept(sum(values)),
+            max_rolls=max_rolls,
+            cap_field=cap_field,
+            feeds=feeds,
+        )
+        return sum(values)
 
     def finish(self) -> None:
         """Called when the procedure returns: a fixed source refuses leftovers."""

@@ -1,10 +1,28 @@
-"""Exact odds: run the real procedure over every dice path and weight each path.
+"""Odds: run the real procedure over every dice path and weight each path (exact), or,
+where there are too many paths, over many simulated rolls (an estimate that says so).
 
 The enumerating source hands a procedure one possible value for each group it draws.
 Groups of several dice are enumerated as sorted multisets with their multinomial
 weights (a 2D6 has 21 paths, not 36), which is exact because no procedure reads the
-order of dice within one group. Re-roll loops (``roll_until``) draw from the
-conditional distribution of the accepted values, so they end (C.6).
+order of dice within one group; a group whose sum alone is read (``Dice.total``) is
+enumerated by its total (11 paths for 2D6), and groups that are only added up
+(``Dice.totals``) by their common sum. Dice a procedure marks as feeding other result
+keys only (``feeds=``) do not branch at all for the key asked about.
+
+Roll-again loops (``roll_until``) draw from the conditional distribution of the
+accepted values, so they end (C.6). A key that counts the loop's rolls is counted over
+every attempt, discarded ones included, up to the loop cap, the tail beyond the cap
+lumped into the cap value (C.6):
+
+- ``loop_counts={key: cap_input}``: the key grows by one per discarded roll; the number
+  of discards of each loop is geometric, so their sum is convolved exactly per path.
+- ``loop_counts={key: None}``: the key records the discarded rolls themselves (a list),
+  so every discard is a branch, up to the ``max_rolls`` the procedure gives the loop.
+
+When the exact odds would take more than ``MAX_PATHS`` dice paths (or more than the
+caller's ``time_limit``), :func:`odds` returns an estimate from seeded runs of the
+procedure itself: an :class:`Odds` with ``exact`` false, the number of ``runs`` and the
+95 % ``margin`` of every probability.
 """
 
 from __future__ import annotations
@@ -18,24 +36,34 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from .dice import Dice, Roll
+from .dice import Dice, RandomDice, Roll
 from .errors import InputError, OddsError
 from .registry import get
 
 MAX_PATHS = 1_000_000
 PROBES = 200
+SIMULATED_RUNS = 10_000  # an estimate's runs: a 95 % margin of at most ±1 percentage point
+MIN_SIMULATED_RUNS = 400  # even when short of time: a margin of at most ±5 points
+Z95 = 1.96
 
 
-def estimate_paths(proc, frozen, probes: int = PROBES, seed: int = 0) -> float:
-    """Knuth's estimator of the number of dice paths: the mean, over random descents,
-    of the product of the branch widths met on the way (unbiased for the leaf count)."""
-    rng = random.Random(seed)
-    total = 0
-    for _ in range(probes):
-        dice = _EnumeratingDice([], rng)
-        proc.func(frozen, dice)
-        total += math.prod(dice.widths)
-    return total / probes
+class Odds(dict):
+    """``{value: probability}`` (C.6). ``exact`` tells an exact distribution (Fractions)
+    from an estimate (floats from ``runs`` simulated rolls, each probability within
+    ``margin`` of the true one at 95 % confidence)."""
+
+    exact: bool = True
+    runs: int | None = None
+    margin: float | None = None
+
+    @classmethod
+    def estimate(cls, probabilities: Mapping, runs: int) -> Odds:
+        made = cls(probabilities)
+        made.exact = False
+        made.runs = runs
+        # The widest 95 % interval of a proportion over ``runs`` trials (at p = 1/2).
+        made.margin = Z95 * math.sqrt(0.25 / runs)
+        return made
 
 
 @functools.lru_cache(maxsize=256)
@@ -80,12 +108,55 @@ def _dice_with_total(total: int, count: int, sides: int) -> tuple[int, ...]:
     return tuple(values)
 
 
+@functools.lru_cache(maxsize=256)
+def _split_sum_options(counts: tuple[int, ...], sides: int):
+    """The distribution of the sum of several groups: (per-group totals adding up to
+    it, num, den). The split is one canonical way to reach the sum."""
+    dist = {0: 1}
+    for count in counts:
+        step: dict[int, int] = {}
+        for acc, w in dist.items():
+            for values, num, _den in _sum_options(count, sides):
+                step[acc + sum(values)] = step.get(acc + sum(values), 0) + w * num
+        dist = step
+    den = sides ** sum(counts)
+    options = []
+    for grand, num in sorted(dist.items()):
+        parts, left = [], grand
+        for i, count in enumerate(counts):
+            rest_min = sum(counts[i + 1 :])
+            part = min(count * sides, left - rest_min)
+            parts.append(part)
+            left -= part
+        options.append((tuple(parts), num, den))
+    return tuple(options)
+
+
+def _options(count: int, sides: int, by_total: bool):
+    return _sum_options(count, sides) if by_total else _group_options(count, sides)
+
+
 @functools.lru_cache(maxsize=1024)
-def _accepted_options(count: int, sides: int, mask: tuple[bool, ...]):
+def _accepted_options(count: int, sides: int, by_total: bool, mask: tuple[bool, ...]):
     """The accepted values of a re-rolled group, with their conditional weights."""
-    kept = [o for o, keep in zip(_group_options(count, sides), mask, strict=True) if keep]
+    kept = [o for o, keep in zip(_options(count, sides, by_total), mask, strict=True) if keep]
     norm = sum(num for _, num, _ in kept)
     return tuple((values, num, norm) for values, num, _ in kept)
+
+
+@functools.lru_cache(maxsize=1024)
+def _attempt_options(count: int, sides: int, by_total: bool, mask: tuple[bool, ...]):
+    """One attempt of a re-rolled group, discards included: the accepted values and
+    one option per discarded total, all with their unconditional weights."""
+    options = []
+    discarded: dict[int, list] = {}
+    for (values, num, den), keep in zip(_options(count, sides, by_total), mask, strict=True):
+        if keep:
+            options.append((values, num, den))
+        else:
+            entry = discarded.setdefault(sum(values), [values, 0, den])
+            entry[1] += num
+    return tuple(options) + tuple((v, n, d) for v, n, d in discarded.values())
 
 
 class _EnumeratingDice(Dice):
@@ -94,20 +165,103 @@ class _EnumeratingDice(Dice):
     A path's weight is kept as an integer fraction ``num/den`` (products of ints are
     far cheaper than of Fractions); it is reduced once, when the odds are summed."""
 
-    def __init__(self, prefix: list[int], rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        prefix: list[int],
+        rng: random.Random | None = None,
+        *,
+        key: str | None = None,
+        loop_mode: str | None = None,
+    ) -> None:
         super().__init__()
         self.prefix = prefix
         self.rng = rng
+        self.key = key
+        self.loop_mode = loop_mode  # None, "count" (geometric discards) or "list" (each discard)
         self.chosen: list[int] = []
         self.widths: list[int] = []
         self.num = 1
         self.den = 1
+        self.discard_odds: list[Fraction] = []  # "count": each loop's chance to discard a roll
 
-    def total(self, label: str, count: int, sides: int = 6) -> int:
+    def _idle(self, feeds) -> bool:
+        """Dice that cannot change the key asked about: no branch, weight 1."""
+        return feeds is not None and self.key is not None and self.key not in feeds
+
+    def roll(self, label, count, sides=6, *, feeds=None):
+        if self._idle(feeds):
+            values = (1,) * count
+            self.rolls.append(Roll(label, sides, values))
+            return values
+        return super().roll(label, count, sides)
+
+    def total(self, label, count, sides=6, *, feeds=None) -> int:
         """Only the sum is read: enumerate totals (11 for 2D6) instead of multisets (21)."""
-        values = self._choose(_sum_options(count, sides))
+        values = (1,) * count if self._idle(feeds) else self._choose(_sum_options(count, sides))
         self.rolls.append(Roll(label, sides, values))
         return sum(values)
+
+    def totals(self, groups, sides=6, *, feeds=None) -> list[int]:
+        """Groups only added up: enumerate their common sum, split canonically."""
+        if self._idle(feeds) or len(groups) < 2:
+            return super().totals(groups, sides, feeds=feeds)
+        parts = self._choose(_split_sum_options(tuple(c for _, c in groups), sides))
+        for (label, count), part in zip(groups, parts, strict=True):
+            values = _dice_with_total(part, count, sides)
+            self.rolls.append(Roll(label, sides, values))
+        return list(parts)
+
+    def roll_until(self, label, count, sides, accept, *, max_rolls=None, cap_field="max_rolls", feeds=None):
+        return self._until(label, count, sides, accept, False, max_rolls, feeds)
+
+    def total_until(self, label, count, sides, accept, *, max_rolls=None, cap_field="max_rolls", feeds=None):
+        """Only the total is read: enumerate totals, as ``total`` does."""
+        return sum(self._until(label, count, sides, lambda v: accept(sum(v)), True, max_rolls, feeds))
+
+    def _until(self, label, count, sides, accept, by_total, max_rolls, feeds):
+        options = _options(count, sides, by_total)
+        mask = tuple(accept(values) for values, _, _ in options)
+        if not any(mask):
+            raise OddsError(f"the {label} roll can never be accepted")
+        if self._idle(feeds):
+            values = next(v for (v, _, _), keep in zip(options, mask, strict=True) if keep)
+            self.rolls.append(Roll(label, sides, values))
+            return values
+        if self.loop_mode == "list" and self.rng is not None:
+            # Probing: count the loop's whole subtree at once (a random descent would
+            # rarely go deep and so underestimate it), then go on from one accepted value.
+            accepted = _accepted_options(count, sides, by_total, mask)
+            discards = len(_attempt_options(count, sides, by_total, mask)) - len(accepted)
+            if max_rolls is None:
+                size = len(accepted) if not discards else 10**18
+            elif discards <= 1:
+                size = len(accepted) * (max_rolls if discards else 1)
+            else:
+                size = len(accepted) * (discards**max_rolls - 1) // (discards - 1)
+            self.chosen.append(0)
+            self.widths.append(size)
+            values = accepted[self.rng.randrange(len(accepted))][0]
+            self.rolls.append(Roll(label, sides, values))
+            return values
+        if self.loop_mode == "list":
+            # Every discarded roll is a branch of its own, up to the loop cap (C.6).
+            attempts = 0
+            while True:
+                attempts += 1
+                if max_rolls is not None and attempts >= max_rolls:
+                    # The last roll the cap allows: the tail beyond it is lumped in here.
+                    values = self._choose(_accepted_options(count, sides, by_total, mask))
+                else:
+                    values = self._choose(_attempt_options(count, sides, by_total, mask))
+                self.rolls.append(Roll(label, sides, values))
+                if accept(values):
+                    return values
+        if self.loop_mode == "count" and not all(mask):
+            discarded = sum(num for (_, num, _), keep in zip(options, mask, strict=True) if not keep)
+            self.discard_odds.append(Fraction(discarded, sides**count))
+        values = self._choose(_accepted_options(count, sides, by_total, mask))
+        self.rolls.append(Roll(label, sides, values))
+        return values
 
     def _choose(self, options):
         i = len(self.chosen)
@@ -123,13 +277,7 @@ class _EnumeratingDice(Dice):
         return values
 
     def _draw(self, label, count, sides, accept):
-        options = _group_options(count, sides)
-        if accept is not None:
-            mask = tuple(accept(values) for values, _, _ in options)
-            if not any(mask):
-                raise OddsError(f"the {label} roll can never be accepted")
-            options = _accepted_options(count, sides, mask)
-        return self._choose(options)
+        return self._choose(_group_options(count, sides))
 
 
 def hashable(value: Any) -> Hashable:
@@ -141,52 +289,102 @@ def hashable(value: Any) -> Hashable:
     return value
 
 
+def estimate_paths(proc, frozen, probes: int = PROBES, seed: int = 0, *, key=None, loop_mode=None) -> float:
+    """Knuth's estimator of the number of dice paths: the mean, over random descents,
+    of the product of the branch widths met on the way (unbiased for the leaf count)."""
+    return _probe(proc, frozen, probes, seed, key, loop_mode)[0]
+
+
+def _probe(proc, frozen, probes, seed, key, loop_mode) -> tuple[float, float]:
+    """(estimated paths, seconds one path takes). Stops early once it is clear the
+    procedure has a single path."""
+    rng = random.Random(seed)
+    total = 0
+    start = time.perf_counter()
+    for n in range(1, probes + 1):
+        dice = _EnumeratingDice([], rng, key=key, loop_mode=loop_mode)
+        proc.func(frozen, dice)
+        total += math.prod(dice.widths)
+        if n == 1 and not dice.widths and loop_mode is None:
+            break  # the first descent met no branch: no dice can be drawn at all
+    return total / n, (time.perf_counter() - start) / n
+
+
 def odds(
     procedure_id: str,
     inputs: Mapping[str, Any] | None = None,
     key: str | None = None,
     *,
     time_limit: float | None = None,
-) -> dict:
-    """Exact probability of every value of the headline result (or ``key``).
+    exact_only: bool = False,
+    runs: int = SIMULATED_RUNS,
+) -> Odds:
+    """The probability of every value of the headline result (or ``key``).
 
-    ``time_limit`` (seconds) bounds the work, for callers that must answer quickly
-    (a web page); past it, ``OddsError`` says so instead of guessing."""
+    Exact (Fractions) whenever the dice paths can be walked within ``MAX_PATHS`` and
+    ``time_limit`` seconds; otherwise an estimate from ``runs`` seeded runs of the
+    procedure (``Odds.exact`` false, with its ``margin``), cut short at the time limit.
+    ``exact_only`` raises ``OddsError`` instead of estimating."""
     proc = get(procedure_id)
     key = key or proc.headline
     if key not in proc.result_keys:
         raise InputError("key", f"{procedure_id} has no result {key!r}")
     _, frozen = proc.normalise(inputs)
     try:
-        return _enumerate(proc, frozen, procedure_id, key, time_limit)
+        return _odds(proc, frozen, procedure_id, key, time_limit, exact_only, runs)
     except OverflowError:  # float arithmetic past 1.8e308 on inputs within the caps
         raise InputError("inputs", "these numbers are too large to compute with") from None
 
 
-def _enumerate(proc, frozen, procedure_id: str, key: str, time_limit: float | None) -> dict:
-    # (value, denominator) -> summed numerators; reduced to Fractions at the end.
+def _odds(proc, frozen, procedure_id, key, time_limit, exact_only, runs) -> Odds:
     key_type = next(k.type for k in proc.contract.result if k.name == key)
-    estimate = estimate_paths(proc, frozen)
-    if estimate > MAX_PATHS:
-        raise OddsError(_too_many(procedure_id, int(estimate)))
+    loop_cap = proc.loop_counts.get(key, False)
+    loop_mode = None if loop_cap is False else ("list" if loop_cap is None else "count")
+    started = time.monotonic()
+    deadline = None if time_limit is None else started + time_limit
+    estimate, per_path = _probe(proc, frozen, PROBES, 0, key, loop_mode)
+    too_slow = deadline is not None and estimate * per_path > time_limit / 2
+    if estimate <= MAX_PATHS and not too_slow:
+        # Within a time limit, keep half of it for an estimate should the walk run long.
+        exact_deadline = None if deadline is None else started + time_limit / 2
+        try:
+            return _exact(proc, frozen, key, key_type, loop_mode, loop_cap, exact_deadline)
+        except _TooLong:
+            pass
+    if exact_only:
+        raise OddsError(
+            f"exact odds for {procedure_id} with these inputs would take about {int(estimate):,} dice "
+            f"paths{'' if time_limit is None else f' or more than {time_limit:g} s'}"
+        )
+    return _simulate(proc, frozen, key, key_type, runs, deadline)
+
+
+class _TooLong(Exception):
+    pass
+
+
+def _exact(proc, frozen, key, key_type, loop_mode, loop_cap, deadline) -> Odds:
     # (value, denominator) -> summed numerators; reduced to Fractions at the end.
     sums: dict[tuple[Hashable, int], int] = {}
+    # "count" loops: (value, discard odds per loop, discards left before the cap, den) -> num.
+    counted: dict[tuple, int] = {}
+    cap = getattr(frozen, loop_cap) if loop_mode == "count" else None
     prefix: list[int] = []
     paths = 0
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     while True:
-        dice = _EnumeratingDice(prefix)
+        dice = _EnumeratingDice(prefix, key=key, loop_mode=loop_mode)
         resolution = proc.func(frozen, dice)
         value = hashable(key_type.validate(resolution.result[key], key))
-        sums[value, dice.den] = sums.get((value, dice.den), 0) + dice.num
+        if dice.discard_odds:
+            group = (value, tuple(sorted(dice.discard_odds)), cap - len(dice.rolls), dice.den)
+            counted[group] = counted.get(group, 0) + dice.num
+        else:
+            sums[value, dice.den] = sums.get((value, dice.den), 0) + dice.num
         paths += 1
-        if paths > 3 * MAX_PATHS:  # the estimate was far off: stop rather than run on
-            raise OddsError(_too_many(procedure_id, paths))
-        if deadline is not None and paths % 256 == 0 and time.monotonic() > deadline:
-            raise OddsError(
-                f"exact odds for {procedure_id} with these inputs take longer than {time_limit:g} s "
-                f"({paths:,} of about {int(estimate):,} dice paths done); roll it instead"
-            )
+        if paths > MAX_PATHS:  # the estimate was far off
+            raise _TooLong
+        if deadline is not None and paths % 64 == 0 and time.monotonic() > deadline:
+            raise _TooLong
         # Odometer: advance the deepest draw that has options left.
         for depth in range(len(dice.chosen) - 1, -1, -1):
             if dice.chosen[depth] + 1 < dice.widths[depth]:
@@ -194,14 +392,53 @@ def _enumerate(proc, frozen, procedure_id: str, key: str, time_limit: float | No
                 break
         else:
             break
-    dist: dict[Hashable, Fraction] = {}
+    dist = Odds()
     for (value, den), num in sums.items():
         dist[value] = dist.get(value, Fraction(0)) + Fraction(num, den)
+    weights: dict[tuple, Fraction] = {}
+    for (value, discard_odds, left, den), num in counted.items():
+        group = (value, discard_odds, left)
+        weights[group] = weights.get(group, Fraction(0)) + Fraction(num, den)
+    for (value, discard_odds, left), weight in weights.items():
+        for extra, p in _discards(discard_odds, left).items():
+            shifted = value + extra
+            dist[shifted] = dist.get(shifted, Fraction(0)) + weight * p
     return dist
 
 
-def _too_many(procedure_id: str, paths: int) -> str:
-    return (
-        f"exact odds for {procedure_id} with these inputs would take about {paths:,} dice "
-        f"paths (more than {MAX_PATHS:,}); roll it instead"
-    )
+@functools.lru_cache(maxsize=256)
+def _discards(discard_odds: tuple[Fraction, ...], left: int) -> dict[int, Fraction]:
+    """The number of discarded rolls over loops that each discard with the given odds
+    (a sum of geometric counts), exact below ``left``; the tail from ``left`` on is
+    lumped into ``left`` (the loop cap, C.6)."""
+    dist = [Fraction(1)] + [Fraction(0)] * max(0, left - 1)
+    for p in discard_odds:
+        keep = 1 - p
+        running = Fraction(0)
+        for k in range(len(dist)):
+            running = running * p + dist[k]
+            dist[k] = keep * running
+    head = {k: q for k, q in enumerate(dist[: max(0, left)]) if q}
+    tail = 1 - sum(head.values(), Fraction(0))
+    if tail:
+        head[max(0, left)] = head.get(max(0, left), Fraction(0)) + tail
+    return head
+
+
+def _simulate(proc, frozen, key, key_type, runs: int, deadline: float | None) -> Odds:
+    """Seeded runs of the procedure itself (the same seed gives the same estimate)."""
+    rng = random.Random(f"odds:{proc.id}")
+    counts: dict[Hashable, int] = {}
+    done = 0
+    for done in range(1, max(1, runs) + 1):
+        resolution = proc.run(frozen, RandomDice(rng))
+        value = hashable(key_type.validate(resolution.result[key], key))
+        counts[value] = counts.get(value, 0) + 1
+        if (
+            deadline is not None
+            and done >= MIN_SIMULATED_RUNS
+            and done % 64 == 0
+            and time.monotonic() > deadline
+        ):
+            break
+    return Odds.estimate({value: n / done for value, n in counts.items()}, done)

@@ -158,6 +158,9 @@ class Procedure:
     func: Callable[[Any, Dice], Resolution]
     input_cls: type
     example: Mapping[str, Any]
+    # Result keys that count a roll-again loop's rolls, discarded ones included (C.6):
+    # key -> the input capping the loop's rolls, or None when the key lists the rolls.
+    loop_counts: Mapping[str, str | None] = dataclasses.field(default_factory=dict)
 
     @property
     def family(self) -> str:
@@ -240,13 +243,21 @@ def procedure(
     bounds: dict[str, tuple[float | None, float | None]] | None = None,
     units: dict[str, str] | None = None,
     example: Mapping[str, Any] | None = None,
+    loop_counts: Mapping[str, str | None] | None = None,
 ) -> Callable:
     """Register a procedure. ``contract`` is the catalogue's contract block, verbatim;
     ``reference`` names the seed file and section; ``bounds`` adds the catalogue's
     stated ranges to inputs; ``units`` their units; ``example`` is a typical set of
-    inputs (benchmarks, and the calculator's starting point)."""
+    inputs (benchmarks, and the calculator's starting point); ``loop_counts`` names the
+    result keys that count a re-roll loop's rolls (see ``rules.odds``)."""
 
     parsed = parse_contract(contract, bounds=bounds, units=units)
+    loop_counts = dict(loop_counts or {})
+    for key, cap in loop_counts.items():
+        if key not in {k.name for k in parsed.result} or (
+            cap is not None and cap not in {i.name for i in parsed.inputs}
+        ):
+            raise SyntaxError(f"{parsed.procedure}: loop count {key!r} (cap {cap!r}) is not in the contract")
 
     def register(func: Callable[[Any, Dice], Resolution]) -> Callable:
         if parsed.procedure in REGISTRY:
@@ -258,7 +269,7 @@ def procedure(
             slots=True,
         )
         REGISTRY[parsed.procedure] = Procedure(
-            parsed.procedure, title, reference, parsed, func, input_cls, dict(example or {})
+            parsed.procedure, title, reference, parsed, func, input_cls, dict(example or {}), loop_counts
         )
         return func
 

@@ -164,11 +164,12 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
     )
 
 
-ODDS_TIME_LIMIT = 2.0  # seconds a page waits for exact odds before saying "roll it instead"
+ODDS_TIME_LIMIT = 2.0  # seconds a page waits for odds: exact if they fit, else an estimate
 
 
 def _odds_for(binding, form, key: str | None = None, time_limit: float | None = ODDS_TIME_LIMIT) -> dict:
-    """The exact odds of the headline (or ``key``) for what the form holds now."""
+    """The odds of the headline (or ``key``) for what the form holds now: exact, or an
+    estimate with its margin when there are too many dice paths to count in time."""
     procedure = binding.procedure
     if form.is_bound:
         if not form.is_valid():
@@ -183,6 +184,7 @@ def _odds_for(binding, form, key: str | None = None, time_limit: float | None = 
     except (rules.InputError, rules.OddsError, rules.DiceError) as error:
         return {"error": str(error), "key": key}
     bars = sorted(dist.items(), key=lambda kv: (-kv[1], str(kv[0])))
+    exact = getattr(dist, "exact", True)
     return {
         "key": key,
         "keys": procedure.result_keys,
@@ -190,12 +192,19 @@ def _odds_for(binding, form, key: str | None = None, time_limit: float | None = 
             {
                 "value": _show(value),
                 "percent": float(p * 100),
-                "fraction": f"{p.numerator}/{p.denominator}" if p.denominator != 1 else "1",
+                "fraction": _fraction(p) if exact else f"about {float(p * 100):.1f}%",
             }
             for value, p in bars[:16]
         ],
         "rest": float(sum((p for _, p in bars[16:]), Fraction(0)) * 100),
+        # Too many dice paths to count: figures from simulated rolls, each within ± margin.
+        "estimate": None if exact else {"runs": dist.runs, "margin": dist.margin * 100},
     }
+
+
+def _fraction(p) -> str:
+    p = Fraction(p)
+    return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else "1"
 
 
 def _nullable(procedure, name) -> bool:

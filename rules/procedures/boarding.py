@@ -270,6 +270,7 @@ notes:
     reference=f"{SEED_B}, Converting BattleSpace Damage to BattleTech",
     bounds={"boxes": (0, tables.MAX_BOXES), "troopers": (0, None)},
     example={"boxes": 1, "unit_kind": "mech", "reroll_locations": ["HD"]},
+    loop_counts={"location_rolls": None},
 )
 def bs_to_bt_damage(inp, dice) -> Resolution:
     mech = inp.unit_kind == "mech"
@@ -294,14 +295,24 @@ def bs_to_bt_damage(inp, dice) -> Resolution:
     removed = 0
     if mech:
 
-        def accept(values: tuple[int, ...]) -> bool:
-            return _location(table, sum(values), inp.hit_table is not None) not in reroll
+        def accept(total: int) -> bool:
+            return _location(table, total, inp.hit_table is not None) not in reroll
 
         for i in range(inp.boxes):
             label = f"location[{i}]"
             first = len(dice.rolls)
             # Without re-rolls a plain 2D6 (same dice, cheaper exact odds).
-            total = sum(dice.roll_until(label, 2, 6, accept)) if reroll else dice.total(label, 2)
+            if reroll:
+                try:
+                    total = dice.total_until(label, 2, 6, accept, max_rolls=tables.MAX_LOCATION_ROLLS)
+                except InputError:
+                    raise InputError(
+                        "reroll_locations",
+                        f"box {i + 1}: {tables.MAX_LOCATION_ROLLS} location rolls in a row were all "
+                        "re-rolled; re-roll fewer locations",
+                    ) from None
+            else:
+                total = dice.total(label, 2)
             rolls.extend(r.total for r in dice.rolls[first:])
             loc = _location(table, total, inp.hit_table is not None)
             locations.append(loc)

@@ -94,14 +94,14 @@ def _fill(dice, chart: Mapping[int, Any], spaces: int, label: str, max_rolls: in
         if budget <= 0:
             raise InputError(cap_field, message)
 
-        def fits(values: tuple[int, ...], left: int = left) -> bool:
-            return chart[values[0] + values[1]].spaces <= left
+        def fits(total: int, left: int = left) -> bool:
+            return chart[total].spaces <= left
 
         try:
-            values = dice.roll_until(f"{label}[{len(weapons)}]", 2, 6, fits, max_rolls=budget)
+            total = dice.total_until(f"{label}[{len(weapons)}]", 2, 6, fits, max_rolls=budget)
         except InputError:
             raise InputError(cap_field, message) from None
-        entry = chart[sum(values)]
+        entry = chart[total]
         weapons.append(entry.weapon)
         left -= entry.spaces
     used = len(dice.rolls) - start
@@ -317,6 +317,7 @@ notes:
     title="Booby trap: fill weapon spaces",
     reference=f"{SEED_A}, IR107.32, IR107.332, 2nd IR107.342, phaser (missing)",
     bounds={"spaces": (0, tables.MAX_SPACES), "max_rolls": (1, tables.MAX_FILL_ROLLS)},
+    loop_counts={"rolls_used": "max_rolls", "rejected_rolls": "max_rolls"},
     example={"spaces": 2, "weapon_type": "torp"},
 )
 def fill_weapons(inp, dice) -> Resolution:

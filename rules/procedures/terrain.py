@@ -351,7 +351,7 @@ def magma(inp, dice) -> Resolution:
     def burn(prefix: str, locations) -> None:
         rolled = []
         for loc in locations:
-            points = dice.total(f"{prefix}_{loc}", 2)
+            points = dice.total(f"{prefix}_{loc}", 2, feeds=DAMAGE_ONLY)
             damage[loc] = damage.get(loc, 0) + points
             rolled.append(f"{loc} {points}")
         if rolled:
@@ -361,12 +361,14 @@ def magma(inp, dice) -> Resolution:
     if mech and inp.start_hex == "liquid":
         rolled = []
         for loc in exposed:
-            points = dice.total(f"start_{loc}", 2)
-            text = f"{loc} {points}"
             if declared_end == "liquid":
-                extra = dice.total(f"extra_{loc}", 2)
+                # Only their sum counts: exact odds enumerate it as one 4D6.
+                points, extra = dice.totals([(f"start_{loc}", 2), (f"extra_{loc}", 2)], feeds=DAMAGE_ONLY)
+                text = f"{loc} {points}+{extra}"
                 points += extra
-                text += f"+{extra}"
+            else:
+                points = dice.total(f"start_{loc}", 2, feeds=DAMAGE_ONLY)
+                text = f"{loc} {points}"
             damage[loc] = damage.get(loc, 0) + points
             rolled.append(text)
         if rolled:
@@ -422,6 +424,8 @@ def magma(inp, dice) -> Resolution:
     return Resolution(result, _magma_summary(result, unit, immune, events), effects)
 
 
+# Magma damage dice change only the damage result, never what happens next.
+DAMAGE_ONLY = ("damage",)
 _MAGMA_CAUSE = {"fall": "falls through into the magma", "enter": "enters liquid magma"}
 
 

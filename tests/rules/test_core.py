@@ -595,16 +595,6 @@ def test_the_server_dice_are_the_system_rng(monkeypatch):
 # ---------------------------------------------------------------- C.6 odds
 
 
-# Keys that record the discarded rolls of a roll-again loop. C.6 has odds draw such loops
-# from the conditional distribution (the true count is unbounded), so their odds only
-# cover the paths without a discard and a seeded roll may fall outside them.
-DISCARD_RECORDS = {
-    ("booby_trap.fill_weapons", "rolls_used"),
-    ("booby_trap.fill_weapons", "rejected_rolls"),
-    ("boarding.bs_to_bt_damage", "location_rolls"),
-}
-
-
 @each_procedure
 def test_odds_of_every_result_key_are_exact_and_sum_to_one(proc):
     seen = [seeded(proc, s).to_dict()["result"] for s in range(4)]
@@ -613,10 +603,9 @@ def test_odds_of_every_result_key_are_exact_and_sum_to_one(proc):
         assert dist
         assert all(isinstance(p, Fraction) and p > 0 for p in dist.values()), key
         assert sum(dist.values()) == 1, key
+        assert dist.exact, key
         for value in dist:
             assert_plain_hashable(value)
-        if (proc.id, key) in DISCARD_RECORDS:
-            continue
         for result in seen:
             assert c6_key(result[key]) in dist, key
     assert rules.odds(proc.id, proc.example) == rules.odds(proc.id, proc.example, proc.headline)
@@ -652,12 +641,13 @@ def test_odds_validate_inputs_and_the_key():
     assert e.value.field == "key"
 
 
-def test_odds_refuse_a_case_with_too_many_dice_paths():
-    # Every exposed location rolls 2D6 and a fall exposes all eight: far too many paths.
+def test_exact_only_odds_refuse_a_case_with_too_many_dice_paths():
+    # A fall exposes all eight locations, each 2D6: 11^8 damage combinations.
     inputs = {"unit_type": "battlemech", "movement_path": ["crust"], "entry": "walk_run"}
     with pytest.raises(rules.OddsError):
-        rules.odds("terrain.magma", inputs)
+        rules.odds("terrain.magma", inputs, "damage", exact_only=True)
     assert issubclass(rules.OddsError, ValueError)
+    assert not rules.odds("terrain.magma", inputs, "damage").exact  # without it: an estimate
 
 
 @pytest.mark.parametrize(

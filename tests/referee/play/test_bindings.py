@@ -196,16 +196,29 @@ class TestOdds:
         response = cast.client("gm").post(self.url(cast, "jump.malfunction"), data, **htmx())
         assert "micro fractures" in response.text
 
-    def test_too_many_dice_paths_say_so_instead_of_guessing(self, cast):
+    def test_too_many_dice_paths_give_an_estimate_labelled_with_its_margin(self, cast):
         data = {
             "visibility": "everyone",
             "unit_type": "battlemech",
             "movement_path": '["crust"]',
             "entry": "walk_run",
         }
-        response = cast.client("gm").post(self.url(cast, "terrain.magma"), data, **htmx())
-        assert response.status_code == 200
-        assert "roll it instead" in response.text
+        # Whether it falls through: exact (the eight locations' damage dice cannot change it).
+        exact = cast.client("gm").post(
+            self.url(cast, "terrain.magma"), {**data, "odds_key": "fell_through"}, **htmx()
+        )
+        assert exact.status_code == 200
+        assert "83.3%" in exact.text and "16.7%" in exact.text
+        assert 'data-testid="odds-estimate"' not in exact.text
+        # The damage itself: 11^8 combinations after a fall, so simulated rolls, said plainly.
+        estimate = cast.client("gm").post(
+            self.url(cast, "terrain.magma"), {**data, "odds_key": "damage"}, **htmx()
+        )
+        assert estimate.status_code == 200
+        note = re.search(r'data-testid="odds-estimate">([^<]*)<', estimate.text).group(1)
+        assert note.startswith("Estimate from ")
+        assert re.search(r"± \d+\.\d points", note)
+        assert "roll it instead" not in estimate.text
 
     def test_only_the_gm_asks_for_odds(self, cast):
         assert cast.client("player").post(self.url(cast, "jump.malfunction"), {}).status_code == 403

@@ -1,0 +1,207 @@
+"""C.6 odds: keys that count a loop's rolls, grouped sums, and estimates for long paths.
+
+Odds are checked against hand computation where it is short, and against many seeded
+runs of ``rules.resolve`` itself: a value of probability p seen f times in n runs must
+satisfy |f/n - p| <= 4.5 sqrt(p(1-p)/n) + 1/n (a false alarm about once in 150,000 per
+value), and every value seen must be one the odds list.
+"""
+
+import math
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+import rules
+from rules.odds import MIN_SIMULATED_RUNS, SIMULATED_RUNS
+
+FILL = "booby_trap.fill_weapons"
+DAMAGE = "boarding.bs_to_bt_damage"
+MAGMA = "terrain.magma"
+Z = 4.5
+
+
+def c6_key(value):
+    if isinstance(value, list):
+        return tuple(c6_key(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, c6_key(v)) for k, v in value.items()))
+    return value
+
+
+def rolled(pid, inputs, key, runs, *, refused_as=None):
+    """Counts of ``key`` over ``runs`` seeded resolves; a loop-cap refusal counts as ``refused_as``."""
+    counts = Counter()
+    for seed in range(runs):
+        try:
+            result = rules.resolve(pid, inputs, rules.SeededDice(f"mc-{seed}")).result
+        except rules.InputError:
+            if refused_as is None:
+                raise
+            counts[refused_as] += 1
+            continue
+        counts[c6_key(result[key])] += 1
+    return counts
+
+
+def assert_agree(dist, counts, runs):
+    assert set(counts) <= set(dist), set(counts) - set(dist)
+    for value, p in dist.items():
+        p = float(p)
+        tolerance = Z * math.sqrt(p * (1 - p) / runs) + 1 / runs
+        assert abs(counts[value] / runs - p) <= tolerance, (value, counts[value] / runs, p)
+
+
+# ---------------------------------------------------------------- loop counts (C.6)
+
+
+def test_rejected_fill_rolls_count_every_discard_exactly():
+    # 4 torpedo spaces: a 1-space remainder is reached with chance 51/64 (1-1-1, 1-2, 2-1 with a
+    # 1-space entry 3/4 of the time); there a 2-space entry (1 in 4) is discarded and rolled again.
+    dist = rules.odds(FILL, {"spaces": 4}, "rejected_rolls")
+    assert dist.exact
+    assert dist[0] == Fraction(205, 256)  # the issue's "about 0.80"
+    for k in range(1, 8):
+        assert dist[k] == Fraction(51, 64) * Fraction(1, 4) ** k * Fraction(3, 4)
+    assert sum(dist.values()) == 1
+    assert max(dist) <= 1000  # the tail is lumped into the loop cap
+
+
+def test_fill_roll_counts_agree_with_resolving_many_times():
+    runs = 6000
+    for key in ("rejected_rolls", "rolls_used"):
+        dist = rules.odds(FILL, {"spaces": 4}, key)
+        assert_agree(dist, rolled(FILL, {"spaces": 4}, key, runs), runs)
+
+
+def test_fill_roll_counts_with_a_chart_that_discards_often():
+    # Only 7 fills one space; everything else needs three. Three spaces: the last space and the
+    # second-to-last discard a lot, so several loops add up.
+    chart = {str(k): {"weapon": "Heavy", "spaces": 3} for k in range(2, 13)}
+    chart["7"] = {"weapon": "Light", "spaces": 1}
+    chart["2"] = chart["12"] = {"weapon": "Heavy", "spaces": 3}
+    inputs = {"spaces": 5, "chart": chart}
+    runs = 3000
+    for key in ("rejected_rolls", "rolls_used"):
+        dist = rules.odds(FILL, inputs, key)
+        assert dist.exact
+        assert sum(dist.values()) == 1
+        assert_agree(dist, rolled(FILL, inputs, key, runs), runs)
+
+
+def test_the_tail_beyond_the_loop_cap_is_lumped_into_the_cap():
+    # max_rolls 5: resolve refuses when more would be needed; the odds give that chance to 5.
+    inputs = {"spaces": 4, "max_rolls": 5}
+    dist = rules.odds(FILL, inputs, "rolls_used")
+    assert set(dist) == {2, 3, 4, 5}
+    assert sum(dist.values()) == 1
+    uncapped = rules.odds(FILL, {"spaces": 4}, "rolls_used")
+    assert dist[5] == 1 - uncapped[2] - uncapped[3] - uncapped[4]
+    runs = 6000
+    assert_agree(dist, rolled(FILL, inputs, "rolls_used", runs, refused_as=5), runs)
+
+
+def test_location_rolls_list_every_re_roll():
+    inputs = {"boxes": 1, "unit_kind": "mech", "reroll_locations": ["HD"]}
+    dist = rules.odds(DAMAGE, inputs, "location_rolls")
+    assert dist.exact
+    assert sum(dist.values()) == 1
+    # A head hit (12, 1 in 36) is rolled again: [12, 7] is 1/36 x 6/36.
+    assert dist[(7,)] == Fraction(6, 36)
+    assert dist[(12, 7)] == Fraction(1, 36) * Fraction(6, 36)
+    assert dist[(12, 12, 2)] == Fraction(1, 36) ** 3
+    assert max(len(v) for v in dist) == 100  # the loop cap: the rest of the tail is lumped there
+
+
+def test_location_rolls_agree_with_resolving_many_times():
+    inputs = {"boxes": 2, "unit_kind": "mech", "reroll_locations": ["HD", "CT"]}
+    runs = 5000
+    dist = rules.odds(DAMAGE, inputs, "location_rolls")
+    counts = rolled(DAMAGE, inputs, "location_rolls", runs)
+    # Per number of rolls (re-rolls included) and per final pair of locations rolled.
+    by_length, seen_length = Counter(), Counter()
+    for value, p in dist.items():
+        by_length[len(value)] += p
+    for value, n in counts.items():
+        seen_length[len(value)] += n
+    assert_agree(by_length, seen_length, runs)
+    if dist.exact:
+        assert_agree(dist, counts, runs)
+    else:
+        assert dist.margin is not None
+        for value, n in counts.most_common(5):
+            assert abs(dist.get(value, 0) - n / runs) <= dist.margin + Z * math.sqrt(0.25 / runs)
+
+
+def test_what_the_loop_produces_still_ignores_the_discards():
+    inputs = {"boxes": 1, "unit_kind": "mech", "reroll_locations": ["HD"]}
+    dist = rules.odds(DAMAGE, inputs)
+    assert dist[("CT",)] == Fraction(7, 35)  # 2 or 7, of the 35 totals that are not 12
+    assert ("HD",) not in dist
+
+
+# ---------------------------------------------------------------- grouped sums and idle dice
+
+
+def test_start_and_end_in_liquid_magma_sum_the_two_rolls_as_one_4d6():
+    inputs = {"unit_type": "battlemech", "start_hex": "liquid"}
+    dist = rules.odds(MAGMA, inputs, "damage")
+    assert dist.exact
+    # Each leg takes 2D6 + 2D6: 21 totals a leg, 441 combinations, all listed.
+    assert len(dist) == 21 * 21
+    assert dist[(("LL", 4), ("RL", 4))] == Fraction(1, 6**4) ** 2
+    assert dist[(("LL", 14), ("RL", 14))] == Fraction(146, 6**4) ** 2
+    runs = 3000
+    legs = Counter()
+    for value, p in dist.items():
+        legs[dict(value)["LL"]] += p
+    seen = rolled(MAGMA, inputs, "damage", runs)
+    seen_legs = Counter()
+    for value, n in seen.items():
+        seen_legs[dict(value)["LL"]] += n
+    assert_agree(legs, seen_legs, runs)
+
+
+def test_a_mech_crossing_crust_gets_exact_odds_of_what_the_damage_dice_cannot_change():
+    inputs = {"unit_type": "battlemech", "movement_path": ["crust"], "entry": "walk_run"}
+    assert rules.odds(MAGMA, inputs) == {False: 1}
+    assert rules.odds(MAGMA, inputs, "fell_through") == {False: Fraction(5, 6), True: Fraction(1, 6)}
+    assert rules.odds(MAGMA, inputs, "end_hex") == {"crust": Fraction(5, 6), "liquid": Fraction(1, 6)}
+    assert rules.odds(MAGMA, inputs, "heat") == {5: Fraction(5, 6), 10: Fraction(1, 6)}
+
+
+# ---------------------------------------------------------------- estimates
+
+
+def test_too_many_paths_give_an_estimate_from_simulated_runs_labelled_as_such():
+    inputs = {"unit_type": "battlemech", "movement_path": ["crust"], "entry": "walk_run"}
+    est = rules.odds(MAGMA, inputs, "damage")
+    assert est.exact is False
+    assert est.runs == SIMULATED_RUNS
+    assert est.margin == pytest.approx(1.96 * math.sqrt(0.25 / SIMULATED_RUNS))
+    assert all(isinstance(p, float) and 0 < p <= 1 for p in est.values())
+    assert abs(sum(est.values()) - 1) < 1e-9
+    # No fall (5 in 6): no damage. The estimate is within its margin of that.
+    assert abs(est[()] - 5 / 6) <= est.margin
+    # A fall: eight locations, each 2D6 (2..12).
+    for value in est:
+        if value:
+            assert [loc for loc, _ in value] == sorted(["LL", "RL", "LA", "RA", "LT", "RT", "CT", "HD"])
+            assert all(2 <= points <= 12 for _, points in value)
+    assert rules.odds(MAGMA, inputs, "damage") == est  # seeded: the same estimate every time
+
+
+def test_an_estimate_short_of_time_still_runs_enough_and_widens_its_margin():
+    inputs = {"unit_type": "battlemech", "movement_path": ["crust"], "entry": "walk_run"}
+    est = rules.odds(MAGMA, inputs, "damage", time_limit=0.05)
+    assert not est.exact
+    assert MIN_SIMULATED_RUNS <= est.runs <= SIMULATED_RUNS
+    assert est.margin == pytest.approx(1.96 * math.sqrt(0.25 / est.runs))
+    assert abs(est[()] - 5 / 6) <= est.margin
+
+
+def test_exact_odds_say_they_are_exact():
+    dist = rules.odds("jump.malfunction", {})
+    assert dist.exact is True
+    assert dist.runs is None
+    assert dist.margin is None
