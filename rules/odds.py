@@ -42,6 +42,7 @@ from .registry import get
 
 MAX_PATHS = 1_000_000
 PROBES = 200
+QUICK_PROBES, QUICK_PATHS = 24, 2_000  # fewer probes when they find a small tree
 SIMULATED_RUNS = 10_000  # an estimate's runs: a 95 % margin of at most ±1 percentage point
 MIN_SIMULATED_RUNS = 400  # even when short of time: a margin of at most ±5 points
 Z95 = 1.96
@@ -307,6 +308,8 @@ def _probe(proc, frozen, probes, seed, key, loop_mode) -> tuple[float, float]:
         total += math.prod(dice.widths)
         if n == 1 and not dice.widths and loop_mode is None:
             break  # the first descent met no branch: no dice can be drawn at all
+        if n == QUICK_PROBES and total / n < QUICK_PATHS:
+            break  # a small tree: walking it is cheaper than probing it further
     return total / n, (time.perf_counter() - start) / n
 
 
@@ -363,7 +366,9 @@ class _TooLong(Exception):
     pass
 
 
-def _exact(proc, frozen, key, key_type, loop_mode, loop_cap, deadline) -> Odds:
+def _exact(proc, frozen, key, key_type, loop_mode, loop_cap, deadline, *, idle_dice: bool = True) -> Odds:
+    """Walk every dice path. ``idle_dice`` false branches on every die, ``feeds`` or not
+    (slower; it shows the marks change no odds)."""
     # (value, denominator) -> summed numerators; reduced to Fractions at the end.
     sums: dict[tuple[Hashable, int], int] = {}
     # "count" loops: (value, discard odds per loop, discards left before the cap, den) -> num.
@@ -372,7 +377,7 @@ def _exact(proc, frozen, key, key_type, loop_mode, loop_cap, deadline) -> Odds:
     prefix: list[int] = []
     paths = 0
     while True:
-        dice = _EnumeratingDice(prefix, key=key, loop_mode=loop_mode)
+        dice = _EnumeratingDice(prefix, key=key if idle_dice else None, loop_mode=loop_mode)
         resolution = proc.func(frozen, dice)
         value = hashable(key_type.validate(resolution.result[key], key))
         if dice.discard_odds:

@@ -80,7 +80,9 @@ _TORPEDO_CHART = _CHART.freeze(_CHART.validate(tables.TORPEDO_CHART, "TORPEDO_CH
 _check_chart_rules(_TORPEDO_CHART, "TORPEDO_CHART")
 
 
-def _fill(dice, chart: Mapping[int, Any], spaces: int, label: str, max_rolls: int, cap_field: str):
+def _fill(
+    dice, chart: Mapping[int, Any], spaces: int, label: str, max_rolls: int, cap_field: str, feeds=None
+):
     """IR107.332 / 2nd IR107.342: roll 2D6 until an entry fits the spaces left, until full.
 
     Returns (weapons, rolls used, rolls discarded). Each slot's rolls, discarded ones
@@ -98,7 +100,7 @@ def _fill(dice, chart: Mapping[int, Any], spaces: int, label: str, max_rolls: in
             return chart[total].spaces <= left
 
         try:
-            total = dice.total_until(f"{label}[{len(weapons)}]", 2, 6, fits, max_rolls=budget)
+            total = dice.total_until(f"{label}[{len(weapons)}]", 2, 6, fits, max_rolls=budget, feeds=feeds)
         except InputError:
             raise InputError(cap_field, message) from None
         entry = chart[total]
@@ -232,11 +234,12 @@ def scenario_speed_adjust(inp, dice) -> Resolution:
 # --- 1.3 -------------------------------------------------------------------------------------
 
 
-def _spaces(dice, speed: int) -> tuple[dict[str, int], dict[str, int], str]:
-    """IR107.31: (spaces per type, 2D6 per type, column), rolled torpedo, drone, phaser."""
+def _spaces(dice, speed: int, feeds=None) -> tuple[dict[str, int], dict[str, int], str]:
+    """IR107.31: (spaces per type, 2D6 per type, column), rolled torpedo, drone, phaser.
+    ``feeds`` names the result keys the rolls can change (default: each type's own key)."""
     column = _column(speed)
     index = tables.COLUMNS.index(column)
-    rolls = {t: dice.total(t, 2) for t in tables.WEAPON_TYPES}
+    rolls = {t: dice.total(t, 2, feeds=feeds or (t,)) for t in tables.WEAPON_TYPES}
     return {t: tables.SPACES[rolls[t]][index] for t in tables.WEAPON_TYPES}, rolls, column
 
 
@@ -400,13 +403,19 @@ def generate(inp, dice) -> Resolution:
             " (held within 1..32)" if clamped else ""
         )
     band = tables.YEAR_BAND[speed]
-    spaces, _rolls, column = _spaces(dice, speed)
+    spaces, _rolls, column = _spaces(dice, speed, feeds=("spaces", "weapons"))
     weapons: dict[str, list[str] | None] = dict.fromkeys(tables.WEAPON_TYPES)
     if inp.fill_weapons:
         for t in tables.WEAPON_TYPES:
             if charts[t] is not None:
                 weapons[t] = _fill(
-                    dice, charts[t], spaces[t], f"{t}_fill", tables.GENERATE_MAX_FILL_ROLLS, f"{t}_chart"
+                    dice,
+                    charts[t],
+                    spaces[t],
+                    f"{t}_fill",
+                    tables.GENERATE_MAX_FILL_ROLLS,
+                    f"{t}_chart",
+                    feeds=("weapons",),
                 )[0]
     effects = [
         set_effect("booby_trap", "speed", speed),

@@ -13,13 +13,18 @@ from ._common import success, table_entry
 # Shared steps
 
 
+MOVER = ("mover_damage",)
+TARGET = ("target_damage",)
+
+
 def _collision_damage(dice) -> dict:
     """1D6: 1-5 both craft destroyed; 6 glancing, 1D6 x 1D6 for the mover, then for the target [A18]."""
     roll = dice.total("damage", 1)
     if roll != tables.GLANCING_ON:
         return {"damage_roll": roll, "both_destroyed": True, "glancing": False, "mover": None, "target": None}
-    mover = (dice.total("mover_a", 1), dice.total("mover_b", 1))
-    target = (dice.total("target_a", 1), dice.total("target_b", 1))
+    # Each pair is multiplied into one craft's damage and changes nothing else.
+    mover = (dice.total("mover_a", 1, feeds=MOVER), dice.total("mover_b", 1, feeds=MOVER))
+    target = (dice.total("target_a", 1, feeds=TARGET), dice.total("target_b", 1, feeds=TARGET))
     return {"damage_roll": roll, "both_destroyed": False, "glancing": True, "mover": mover, "target": target}
 
 

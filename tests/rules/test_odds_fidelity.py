@@ -14,6 +14,7 @@ import pytest
 
 import rules
 from rules.odds import MIN_SIMULATED_RUNS, SIMULATED_RUNS
+from rules.odds import _exact as walk_every_die
 
 FILL = "booby_trap.fill_weapons"
 DAMAGE = "boarding.bs_to_bt_damage"
@@ -205,3 +206,23 @@ def test_exact_odds_say_they_are_exact():
     assert dist.exact is True
     assert dist.runs is None
     assert dist.margin is None
+
+
+# Dice marked ``feeds=`` do not branch for other keys; walking every die gives the same odds.
+FED = [
+    ("booby_trap.weapon_spaces", {"speed": 18}),
+    ("booby_trap.generate", {"year": 150, "fill_weapons": False}),
+    ("ram.collision_damage", {"entry_hexside": "fore_right"}),
+    (MAGMA, {"unit_type": "battlemech", "start_hex": "liquid", "movement_path": ["other"]}),
+    (MAGMA, {"unit_type": "battlemech", "movement_path": ["liquid"], "exposed_locations": ["LL"]}),
+]
+
+
+@pytest.mark.parametrize(("pid", "inputs"), FED, ids=[f"{n}-{p}" for n, (p, _) in enumerate(FED)])
+def test_dice_marked_as_feeding_other_keys_change_no_odds(pid, inputs):
+    proc = rules.get(pid)
+    _, frozen = proc.normalise(inputs)
+    for key in proc.result_keys:
+        key_type = next(k.type for k in proc.contract.result if k.name == key)
+        every_die = walk_every_die(proc, frozen, key, key_type, None, None, None, idle_dice=False)
+        assert rules.odds(pid, inputs, key) == every_die, key
