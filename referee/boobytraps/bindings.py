@@ -8,11 +8,11 @@ course; the End Phase reloads its drone racks."""
 from __future__ import annotations
 
 import rules
-from referee.play.bindings import Binding, Context, Role, bind
-from referee.play.end_phase import end_phase_hook
-from referee.play.services import procedure_resolve
+from referee.play.bindings import Binding, BindingList, Context, Role
 
 from .models import BoobyTrap, Course, TargetKind, WeaponType
+
+BINDINGS = BindingList()
 
 TRAP = Role("trap", BoobyTrap, "Booby trap", targets=("booby_trap",), required=False)
 
@@ -60,7 +60,7 @@ def _racks_for(trap: BoobyTrap, weapons: list[str] | None) -> list[dict] | None:
 
 # --- 1.1-1.5: making a trap ------------------------------------------------------------------
 
-bind(
+BINDINGS.add(
     Binding(
         "booby_trap.speed_by_year",
         roles=(TRAP,),
@@ -70,7 +70,7 @@ bind(
     )
 )
 
-bind(
+BINDINGS.add(
     Binding(
         "booby_trap.scenario_speed_adjust",
         roles=(TRAP,),
@@ -80,7 +80,7 @@ bind(
     )
 )
 
-bind(
+BINDINGS.add(
     Binding(
         "booby_trap.weapon_spaces",
         roles=(TRAP,),
@@ -114,7 +114,7 @@ def _fill_after(ctx: Context, outcome, recorder) -> None:
         recorder.set(trap, "drone_racks", racks)
 
 
-bind(
+BINDINGS.add(
     Binding(
         "booby_trap.fill_weapons",
         roles=(TRAP,),
@@ -145,7 +145,7 @@ def _generate_after(ctx: Context, outcome, recorder) -> None:
         recorder.set(trap, "drone_racks", racks)
 
 
-bind(
+BINDINGS.add(
     Binding(
         "booby_trap.generate",
         roles=(TRAP,),
@@ -166,7 +166,7 @@ def _pursuit_after(ctx: Context, outcome, recorder) -> None:
         recorder.set(trap, "target_kind", TargetKind.UNIT if outcome.result["target_id"] else TargetKind.NONE)
 
 
-PURSUIT = bind(
+PURSUIT = BINDINGS.add(
     Binding(
         "booby_trap.pursuit_target",
         roles=(TRAP,),
@@ -206,7 +206,7 @@ def _terrain_after(ctx: Context, outcome, recorder) -> None:
         recorder.set(trap, "target_kind", TargetKind.TERRAIN.value)
 
 
-TERRAIN = bind(
+TERRAIN = BINDINGS.add(
     Binding(
         "booby_trap.terrain_pursuit",
         roles=(TRAP,),
@@ -228,7 +228,7 @@ def _upkeep_prefill(ctx: Context) -> dict:
     return {"drone_racks": [{"capacity": r["capacity"], "loaded": r["loaded"]} for r in trap.drone_racks]}
 
 
-UPKEEP = bind(
+UPKEEP = BINDINGS.add(
     Binding(
         "booby_trap.turn_upkeep",
         roles=(TRAP,),
@@ -237,29 +237,3 @@ UPKEEP = bind(
         secret=_secret,
     )
 )
-
-
-def needs_reload(trap: BoobyTrap) -> bool:
-    return any(rack["loaded"] < rack["capacity"] for rack in trap.drone_racks)
-
-
-@end_phase_hook
-def booby_traps_reload_drones(*, campaign, actor):
-    """Every trap with a drone rack short of full regains 1 space per rack (IR107.342)."""
-    entries = []
-    traps = BoobyTrap.objects.in_campaign(campaign).exclude(drone_racks=[]).order_by("name", "id")
-    for trap in traps:
-        if not needs_reload(trap):
-            continue
-        ctx = Context(campaign=campaign, objects={"trap": trap})
-        entries.append(
-            procedure_resolve(
-                campaign=campaign,
-                procedure_id=UPKEEP.procedure_id,
-                inputs=UPKEEP.initial(ctx),
-                dice=None,
-                actor=actor,
-                subjects={"trap": trap.code},
-            )
-        )
-    return entries

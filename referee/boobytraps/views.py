@@ -19,7 +19,7 @@ from referee.play.models import LogEntry
 from . import services
 from .forms import PursuitForm, WeaponChartForm
 from .models import BoobyTrap, WeaponChart, printed_torpedo_chart
-from .registry import PANEL_TEMPLATE, panel_context
+from .selectors import PANEL_TEMPLATE, panel_context
 
 PURSUIT = "boobytraps/pursuit.html"
 CHART_RULES = (

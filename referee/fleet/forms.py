@@ -162,7 +162,8 @@ class MarkerForm(CampaignScopedForm):
 
 @dataclass(frozen=True)
 class Kind:
-    """One kind of thing a GM keeps, as the dashboard offers it."""
+    """One kind of thing a GM keeps, as the dashboard offers it; each family declares its
+    own (``Family.kinds``), the fleet's are in ``referee/play/bindings/fleet.py``."""
 
     slug: str
     model: type
@@ -193,21 +194,3 @@ class Kind:
             "back": back,
             "crumbs": [(campaign.name, back)],
         }
-
-
-KINDS = {
-    k.slug: k
-    for k in (
-        Kind("ships", Ship, ShipForm, "ship", "Ships"),
-        Kind("units", Unit, UnitForm, "unit", "Units"),
-        Kind("characters", Character, CharacterForm, "character", "Characters"),
-        Kind("systems", StarSystem, StarSystemForm, "star system", "Star systems"),
-        Kind("markers", Marker, MarkerForm, "marker", "Markers"),
-    )
-}
-
-
-def register_kind(kind: Kind) -> Kind:
-    """Let another app's records use the dashboard's create/edit/delete views."""
-    KINDS[kind.slug] = kind
-    return kind

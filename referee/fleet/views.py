@@ -13,16 +13,17 @@ from django.urls import reverse
 from referee import htmx
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
+from referee.play import families
 from referee.play.selectors import dashboard_context
 
-from .forms import KINDS, Kind
+from .forms import Kind
 
 
 def _kind(slug: str) -> Kind:
-    try:
-        return KINDS[slug]
-    except KeyError:
-        raise Http404("No such kind of record") from None
+    kind = families.kind(slug)
+    if kind is None:
+        raise Http404("No such kind of record")
+    return kind
 
 
 def _panel(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: Kind) -> HttpResponse:

@@ -13,15 +13,14 @@ from __future__ import annotations
 import math
 from datetime import timedelta
 
-from django.db.models import F, Q
-
 from referee.fleet.models import EngineType, Ship, Unit, UnitKind
-from referee.play import services
-from referee.play.bindings import Binding, Context, Role, bind
-from referee.play.end_phase import end_phase_hook
+from referee.play.bindings import Binding, BindingList, Context, Role
+from referee.play.families import EffectRule
 from referee.play.services import PlayError
 
 from .models import ShipStores, UnitRefit
+
+BINDINGS = BindingList()
 
 
 def _round_t(x: float) -> float:
@@ -30,19 +29,25 @@ def _round_t(x: float) -> float:
 
 
 def stores_for(ship: Ship) -> ShipStores:
-    """The ship's stores, locked, created empty the first time a rule needs them."""
-    stores, _ = ShipStores.objects.select_for_update().get_or_create(
-        ship=ship, defaults={"campaign_id": ship.campaign_id, "name": ship.name}
-    )
-    return stores
+    """The ship's stores, locked, created empty the first time a rule needs them.
+
+    Kept on the ship's instance, so every rule of one resolution changes the same record
+    (a resolution loads its ship afresh)."""
+    if not hasattr(ship, "_locked_stores"):
+        ship._locked_stores, _ = ShipStores.objects.select_for_update().get_or_create(
+            ship=ship, defaults={"campaign_id": ship.campaign_id, "name": ship.name}
+        )
+    return ship._locked_stores
 
 
 def refit_for(unit: Unit) -> UnitRefit:
-    """The unit's refit record, locked, created the first time a rule needs it."""
-    refit, _ = UnitRefit.objects.select_for_update().get_or_create(
-        unit=unit, defaults={"campaign_id": unit.campaign_id, "name": unit.name}
-    )
-    return refit
+    """The unit's refit record, locked, created the first time a rule needs it; kept on the
+    unit's instance like :func:`stores_for`."""
+    if not hasattr(unit, "_locked_refit"):
+        unit._locked_refit, _ = UnitRefit.objects.select_for_update().get_or_create(
+            unit=unit, defaults={"campaign_id": unit.campaign_id, "name": unit.name}
+        )
+    return unit._locked_refit
 
 
 def _existing(model, **lookup):
@@ -80,55 +85,31 @@ def _food_prefill(ctx: Context) -> dict:
     return values
 
 
-def _food_eaten(ctx: Context, outcome, recorder) -> None:
+def _food_eaten(obj, effect, ctx):
     """The meals come out of the ship's food stock, and are counted up to a later time."""
     stores = stores_for(ctx.objects["ship"])
-    eaten = outcome.result["tons_total"]
-    recorder.set(stores, "food_t", _round_t(max(0.0, stores.food_t - eaten)))
+    eaten = ctx.outcome.result["tons_total"]
     start = stores.food_accounted_to or ctx.clock
-    recorder.set(stores, "food_accounted_to", start + timedelta(days=outcome.inputs["days"]))
+    return [
+        (stores, "food_t", _round_t(max(0.0, stores.food_t - eaten))),
+        (stores, "food_accounted_to", start + timedelta(days=ctx.outcome.inputs["days"])),
+    ]
 
 
-FOOD = bind(
+FOOD = BINDINGS.add(
     Binding(
         "cargo.food",
         roles=(SHIP,),
         label="Food for the voyage",
         prefill=_food_prefill,
-        after=_food_eaten,
-        handled=("food_stock_t",),
         secret=_secret_ship,
     )
 )
 
 
-@end_phase_hook
-def ships_eat(*, campaign, actor):
-    """Each ship whose food is counted automatically eats the whole days elapsed since."""
-    entries = []
-    due = (
-        ShipStores.objects.in_campaign(campaign)
-        .filter(auto_food=True, food_accounted_to__lte=campaign.clock - timedelta(days=1))
-        .filter(Q(ship__crew__gt=0) | Q(ship__passengers__gt=0))
-        .select_related("ship")
-        .order_by("ship__name", "pk")
-    )
-    for stores in due:
-        ship = stores.ship
-        ctx = Context(campaign=campaign, objects={"ship": ship})
-        days = math.floor((campaign.clock - stores.food_accounted_to).total_seconds() / 86400)
-        inputs = {**FOOD.initial(ctx), "days": days}
-        entries.append(
-            services.procedure_resolve(
-                campaign=campaign,
-                procedure_id="cargo.food",
-                inputs=inputs,
-                dice=None,
-                actor=actor,
-                subjects={"ship": ship.code},
-            )
-        )
-    return entries
+def food_days(ship: Ship, campaign) -> dict:
+    """The End Phase counts the whole days elapsed since the food was last counted."""
+    return {"days": math.floor((campaign.clock - ship.stores.food_accounted_to).total_seconds() / 86400)}
 
 
 # -- Spare parts, fuel cells, station-keeping ------------------------------------------
@@ -146,32 +127,33 @@ def _stores_prefill(ctx: Context) -> dict:
     return values
 
 
-def _stores_applied(ctx: Context, outcome, recorder) -> None:
+def _stores_applied(obj, effect, ctx):
     """Cargo cells take their capacity; station-keeping burns the cargo-cell fuel first."""
     stores = stores_for(ctx.objects["ship"])
-    result = outcome.result
-    recorder.set(stores, "fuel_cell_bay_t", outcome.inputs["tankage_t"])
-    recorder.set(stores, "cargo_fuel_capacity_t", _round_t(result["extra_fuel_t"]))
+    inputs, result = ctx.outcome.inputs, ctx.outcome.result
+    changes = [
+        (stores, "fuel_cell_bay_t", inputs["tankage_t"]),
+        (stores, "cargo_fuel_capacity_t", _round_t(result["extra_fuel_t"])),
+    ]
     if result["spare_parts_t"] is not None:
-        recorder.set(stores, "spare_parts_need_t", _round_t(result["spare_parts_t"]))
-        recorder.set(stores, "spare_parts_long_trip_t", _round_t(result["spare_parts_long_trip_t"]))
-    if outcome.inputs.get("burn_day_fuel_t") is not None:
-        recorder.set(stores, "burn_day_fuel_t", outcome.inputs["burn_day_fuel_t"])
+        changes.append((stores, "spare_parts_need_t", _round_t(result["spare_parts_t"])))
+        changes.append((stores, "spare_parts_long_trip_t", _round_t(result["spare_parts_long_trip_t"])))
+    if inputs.get("burn_day_fuel_t") is not None:
+        changes.append((stores, "burn_day_fuel_t", inputs["burn_day_fuel_t"]))
     burn = result["station_keeping_fuel_t"] or 0
     if burn:
         from_cells = min(stores.cargo_fuel_t, burn)
-        recorder.set(stores, "cargo_fuel_t", _round_t(stores.cargo_fuel_t - from_cells))
-        recorder.set(stores, "fuel_t", _round_t(max(0.0, stores.fuel_t - (burn - from_cells))))
+        changes.append((stores, "cargo_fuel_t", _round_t(stores.cargo_fuel_t - from_cells)))
+        changes.append((stores, "fuel_t", _round_t(max(0.0, stores.fuel_t - (burn - from_cells)))))
+    return changes
 
 
-bind(
+BINDINGS.add(
     Binding(
         "cargo.stores",
         roles=(SHIP,),
         label="Spare parts and fuel",
         prefill=_stores_prefill,
-        after=_stores_applied,
-        handled=("cargo_fuel_capacity_t",),
         secret=_secret_ship,
     )
 )
@@ -234,7 +216,7 @@ def _ice_engine_fitted(ctx: Context, outcome, recorder) -> None:
     recorder.set(refit, "internal_structure_t", result["internal_structure_t"])
 
 
-bind(
+BINDINGS.add(
     Binding(
         "lowtech.ice_engine",
         roles=(FusionMechRole("unit", Unit, "'Mech", targets=("unit",), kinds=MECH),),
@@ -261,78 +243,51 @@ def _ice_explosion_prefill(ctx: Context) -> dict:
 
 
 def _ice_explosion_after(ctx: Context, outcome, recorder) -> None:
-    """The hit counts against the unit's engine; an explosion or a third hit ends it."""
+    """The hit counts against the unit's engine, checked or not."""
     unit = ctx.objects["unit"]
     refit = refit_for(unit)
     hit = outcome.inputs["engine_hit_number"]
     recorder.set(unit, "engine_hits", max(unit.engine_hits, hit))
     recorder.set(refit, "engine_hits_checked", max(refit.engine_hits_checked, hit))
-    if outcome.result["destroyed_for_play"]:
-        recorder.set(refit, "destroyed", True)
-    if outcome.result["exploded"]:
-        recorder.set(refit, "engine_exploded", True)
 
 
-ICE_EXPLOSION = bind(
+def _refit_flag(attr: str):
+    """An engine that explodes, or a third hit, ends the unit: its refit keeps the fact."""
+
+    def rule(obj, effect, ctx):
+        return [(refit_for(obj), attr, True)] if effect["value"] is True else []
+
+    return rule
+
+
+ICE_EXPLOSION = BINDINGS.add(
     Binding(
         "lowtech.ice_explosion",
         roles=(IceUnitRole("unit", Unit, "Unit with an ICE", targets=("unit",)),),
         label="ICE explosion check",
         prefill=_ice_explosion_prefill,
         after=_ice_explosion_after,
-        handled=("destroyed", "engine_exploded"),
     )
 )
-
-
-@end_phase_hook
-def ice_engines_checked(*, campaign, actor):
-    """Every engine hit an ICE unit took and nobody has rolled for gets its explosion check,
-    in order, until one destroys the unit."""
-    unchecked = (
-        Unit.objects.in_campaign(campaign)
-        .filter(engine_type=EngineType.ICE, engine_hits__gt=0)
-        .filter(
-            Q(refit__isnull=True) | Q(refit__destroyed=False, engine_hits__gt=F("refit__engine_hits_checked"))
-        )
-        .order_by("name", "pk")
-    )
-    entries = []
-    for unit in unchecked:
-        while True:
-            unit.refresh_from_db()
-            refit = _existing(UnitRefit, unit=unit)
-            checked = refit.engine_hits_checked if refit is not None else 0
-            if (refit is not None and refit.destroyed) or unit.engine_hits <= checked:
-                break
-            entries.append(
-                services.procedure_resolve(
-                    campaign=campaign,
-                    procedure_id="lowtech.ice_explosion",
-                    inputs={"engine_hit_number": checked + 1},
-                    dice=None,
-                    actor=actor,
-                    subjects={"unit": unit.code},
-                )
-            )
-    return entries
 
 
 def _utility_critical_after(ctx: Context, outcome, recorder) -> None:
     refit = refit_for(ctx.objects["unit"])
     if outcome.result["crits"]:
         recorder.set(refit, "critical_hits", refit.critical_hits + outcome.result["crits"])
-    if outcome.result["blown_off"]:
-        recorder.set(refit, "locations_blown_off", refit.locations_blown_off + 1)
 
 
-bind(
+def _blown_off(obj, effect, ctx):
+    refit = refit_for(obj)
+    return [(refit, "locations_blown_off", refit.locations_blown_off + 1)] if effect["value"] is True else []
+
+
+BINDINGS.add(
     Binding(
         "lowtech.utility_critical",
         roles=(UtilityMechRole("unit", Unit, "Utility 'Mech", targets=("unit",), kinds=MECH),),
         label="Utility 'Mech critical hits",
         after=_utility_critical_after,
-        handled=("location_blown_off",),
     )
 )
 
@@ -365,17 +320,21 @@ def _amphibious_fitted(ctx: Context, outcome, recorder) -> None:
     recorder.set(refit, "amphibious", True)
     recorder.set(refit, "amphibious_equipment_t", _round_t(result["equipment_t"]))
     recorder.set(refit, "amphibious_cost_cbills", float(result["cost_cbills"]))
-    recorder.set(refit, "amphibious_disabled", result["amphibious_disabled"])
+    if not result["amphibious_disabled"]:
+        recorder.set(refit, "amphibious_disabled", False)  # repaired: the engine names no effect
 
 
-bind(
+def _amphibious_disabled(obj, effect, ctx):
+    return [(refit_for(obj), "amphibious_disabled", True)] if effect["value"] is True else []
+
+
+BINDINGS.add(
     Binding(
         "vehicle.amphibious",
         roles=(Role("unit", Unit, "Vehicle", targets=("unit",), kinds=VEHICLE),),
         label="Amphibious conversion",
         prefill=_amphibious_prefill,
         after=_amphibious_fitted,
-        handled=("amphibious_disabled",),
     )
 )
 
@@ -391,33 +350,35 @@ def _dune_buggy_prefill(ctx: Context) -> dict:
     return values
 
 
-def _dune_buggy_converted(ctx: Context, outcome, recorder) -> None:
-    """The vehicle is a dune buggy from now on, with its new MP, the parts bill and the
-    workshop time: it is back in service when the conversion days have passed."""
-    unit = ctx.objects["unit"]
-    refit = refit_for(unit)
+def _dune_buggy_converted(obj, effect, ctx):
+    """The vehicle is a dune buggy from now on, with the parts bill and the workshop time:
+    it is back in service when the conversion days have passed."""
+    refit = refit_for(obj)
     if refit.dune_buggy:
-        raise PlayError(f"{unit.name} is already a dune buggy; a second conversion changes nothing.")
-    result = outcome.result
-    recorder.set(refit, "dune_buggy", True)
-    if result["cruise_mp"] is not None:
-        recorder.set(refit, "cruise_mp", result["cruise_mp"])
+        raise PlayError(f"{obj.name} is already a dune buggy; a second conversion changes nothing.")
+    result = ctx.outcome.result
+    changes = [(refit, "dune_buggy", True)]
     if result["days"] is not None:
-        recorder.set(refit, "dune_buggy_cost_cbills", float(result["parts_cost_cbills"]))
-        recorder.set(refit, "dune_buggy_days", result["days"])
-        recorder.set(refit, "dune_buggy_work_hours", result["work_hours"])
-        recorder.set(refit, "dune_buggy_techs", outcome.inputs["techs"])
-        recorder.set(refit, "conversion_ready_at", ctx.clock + timedelta(days=result["days"]))
+        changes += [
+            (refit, "dune_buggy_cost_cbills", float(result["parts_cost_cbills"])),
+            (refit, "dune_buggy_days", result["days"]),
+            (refit, "dune_buggy_work_hours", result["work_hours"]),
+            (refit, "dune_buggy_techs", ctx.outcome.inputs["techs"]),
+            (refit, "conversion_ready_at", ctx.clock + timedelta(days=result["days"])),
+        ]
+    return changes
 
 
-bind(
+def _new_cruise_mp(obj, effect, ctx):
+    return [(refit_for(obj), "cruise_mp", effect["value"])] if effect["value"] is not None else []
+
+
+BINDINGS.add(
     Binding(
         "vehicle.dune_buggy",
         roles=(Role("unit", Unit, "Vehicle", targets=("unit",), kinds=VEHICLE),),
         label="Dune buggy conversion",
         prefill=_dune_buggy_prefill,
-        after=_dune_buggy_converted,
-        handled=("dune_buggy", "cruise_mp"),
     )
 )
 
@@ -429,3 +390,15 @@ UNIT_PROCEDURES = (
     "vehicle.dune_buggy",
 )
 SHIP_PROCEDURES = ("cargo.food", "cargo.stores")
+
+# The effects of these procedures land on the ship's stores and the unit's refit.
+RULES = (
+    EffectRule("campaign", "food_stock_t", _food_eaten, procedure="cargo.food"),
+    EffectRule("ship", "cargo_fuel_capacity_t", _stores_applied, procedure="cargo.stores"),
+    EffectRule("unit", "destroyed", _refit_flag("destroyed"), procedure="lowtech.ice_explosion"),
+    EffectRule("unit", "engine_exploded", _refit_flag("engine_exploded"), procedure="lowtech.ice_explosion"),
+    EffectRule("unit", "location_blown_off", _blown_off, procedure="lowtech.utility_critical"),
+    EffectRule("unit", "amphibious_disabled", _amphibious_disabled, procedure="vehicle.amphibious"),
+    EffectRule("unit", "dune_buggy", _dune_buggy_converted, procedure="vehicle.dune_buggy"),
+    EffectRule("unit", "cruise_mp", _new_cruise_mp, procedure="vehicle.dune_buggy"),
+)

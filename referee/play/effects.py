@@ -1,33 +1,30 @@
 """Applying an outcome's effects to campaign state, recording each field's before and after.
 
 The engine names effects abstractly (``{"target": "ship", "field": "armor.nose",
-"op": "add", "value": -2}``). ``FIELD_RULES`` maps the ones the campaign stores onto
-model fields; any other effect is *pending*: shown to the GM and logged, never guessed.
+"op": "add", "value": -2}``). The families' effect rules (``referee.play.families``) map
+the ones the campaign stores onto model fields; any other effect is *pending*: shown to
+the GM and logged, never guessed. The rule builders below serve every family.
 """
 
 from __future__ import annotations
 
 import copy
-import re
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils.dateparse import parse_datetime
 
-from referee.fleet.models import FACINGS
+from . import families
+from .bindings import Context
+from .families import Apply
 
-# A rule turns (object, effect, clock) into [(model attribute, new value)].
-Rule = Callable[[models.Model, dict, datetime], list[tuple[str, Any]]]
 
-
-def _numeric(attr: str, *, low: int | None = 0, high: str | None = None) -> Rule:
+def numeric(attr: str, *, low: int | None = 0, high: str | None = None) -> Apply:
     """``set``/``add`` on a number, kept within ``low`` and the ``high`` attribute."""
 
-    def rule(obj, effect, clock):
+    def rule(obj, effect, ctx):
         value = effect["value"]
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             return []
@@ -42,92 +39,25 @@ def _numeric(attr: str, *, low: int | None = 0, high: str | None = None) -> Rule
     return rule
 
 
-def _flag(attr: str) -> Rule:
-    def rule(obj, effect, clock):
+def flag(attr: str) -> Apply:
+    def rule(obj, effect, ctx):
         return [(attr, bool(effect["value"]))] if isinstance(effect["value"], bool) else []
 
     return rule
 
 
-def _moment(attr: str) -> Rule:
-    """``"now"`` is the campaign clock; a number of seconds/minutes is counted from it."""
+def moment(attr: str) -> Apply:
+    """``"now"`` is the campaign clock; an ISO date and time is taken as it is."""
 
-    def rule(obj, effect, clock):
+    def rule(obj, effect, ctx):
         value = effect["value"]
         if value == "now":
-            return [(attr, clock)]
+            return [(attr, ctx.clock)]
         if isinstance(value, str) and (parsed := parse_datetime(value)):
             return [(attr, parsed)]
         return []
 
     return rule
-
-
-def _helium(obj, effect, clock):
-    if effect["value"] == "all_crossed":
-        return [("helium_tank_boxes", 0)]
-    return _numeric("helium_tank_boxes", high="helium_tank_boxes_max")(obj, effect, clock)
-
-
-def _armor(obj, effect, clock, facing: str):
-    if facing not in FACINGS:
-        return []
-    return _numeric(f"armor_{facing}", high=f"armor_{facing}_max")(obj, effect, clock)
-
-
-def _fighters_lost(obj, effect, clock):
-    value = effect["value"]
-    if effect["op"] == "add" and isinstance(value, int):
-        return [("fighters", max(0, obj.fighters + value))]
-    return []
-
-
-def _unconscious(obj, effect, clock):
-    value = effect["value"]
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return [("unconscious_until", clock + timedelta(minutes=value))]
-    return _moment("unconscious_until")(obj, effect, clock)
-
-
-FIELD_RULES: dict[tuple[str, str], Rule] = {
-    ("ship", "kf_integrity"): _numeric("kf_integrity", high="kf_integrity_max"),
-    ("ship", "drive_charged"): _flag("drive_charged"),
-    ("ship", "charged_from_reactor"): _flag("charged_from_reactor"),
-    ("ship", "lf_battery_charged"): _flag("lf_battery_charged"),
-    ("ship", "last_jump_at"): _moment("last_jump_at"),
-    ("ship", "helium_tank_boxes"): _helium,
-    ("ship", "radar_crit_boxes"): _numeric("radar_crit_boxes"),
-    ("fighter", "overburn"): _numeric("overburn", high=None),
-    ("fighter", "shutdown"): _flag("shutdown"),
-    ("fighter", "armor_rows"): _fighters_lost,
-    ("unit", "heat"): _numeric("heat"),
-    ("unit", "fuel"): _numeric("fuel_points"),
-    ("unit", "engine_hits"): _numeric("engine_hits"),
-    ("character", "unconscious_until"): _unconscious,
-}
-PATTERN_RULES: list[tuple[str, re.Pattern, Callable]] = [
-    ("ship", re.compile(r"armor\.(?P<facing>[a-z_]+)"), _armor),
-]
-
-
-def register_rule(target: str, field: str, rule: Rule) -> None:
-    """Another app maps an engine effect onto the fields its models store."""
-    FIELD_RULES[target, field] = rule
-
-
-def register_pattern(target: str, pattern: str, func: Callable) -> None:
-    """Like ``register_rule`` for fields with a placeholder: the named groups of
-    ``pattern`` are passed to ``func(obj, effect, clock, **groups)``."""
-    PATTERN_RULES.append((target, re.compile(pattern), func))
-
-
-def find_rule(target: str, field: str) -> Rule | None:
-    if (target, field) in FIELD_RULES:
-        return FIELD_RULES[target, field]
-    for t, pattern, func in PATTERN_RULES:
-        if t == target and (m := pattern.fullmatch(field)):
-            return lambda obj, effect, clock, m=m, func=func: func(obj, effect, clock, **m.groupdict())
-    return None
 
 
 def to_json(obj: models.Model, attr: str) -> Any:
@@ -156,12 +86,6 @@ def from_json(obj: models.Model, attr: str, value: Any) -> Any:
 
 def kind_of(obj: models.Model) -> str:
     return obj._meta.model_name
-
-
-@dataclass
-class Applied:
-    changes: list[dict]
-    pending: list[dict]
 
 
 class ChangeRecorder:
@@ -207,17 +131,22 @@ class ChangeRecorder:
 
 
 def apply_effects(
-    effects: list[dict], targets: dict[str, models.Model], clock: datetime, recorder: ChangeRecorder
+    effects: list[dict],
+    targets: dict[str, models.Model],
+    ctx: Context,
+    recorder: ChangeRecorder,
+    procedure: str = "",
 ) -> list[dict]:
     """Apply what the campaign stores; return the pending effects (for the GM by hand)."""
     pending = []
     for effect in effects:
         obj = targets.get(effect["target"])
-        rule = find_rule(effect["target"], effect["field"]) if obj is not None else None
-        updates = rule(obj, effect, clock) if rule else []
+        rule = families.effect_rule(effect["target"], effect["field"], procedure) if obj is not None else None
+        updates = rule(obj, effect, ctx) if rule else []
         if not updates:
             pending.append(effect)
             continue
-        for attr, value in updates:
-            recorder.set(obj, attr, value)
+        for update in updates:
+            record, attr, value = update if len(update) == 3 else (obj, *update)
+            recorder.set(record, attr, value)
     return pending

@@ -57,6 +57,14 @@ class LogEntryQuerySet(models.QuerySet):
             return self.filter(Q(visibility=Visibility.EVERYONE) | Q(revealed_at__isnull=False))
         return self.none()
 
+    def standing(self) -> LogEntryQuerySet:
+        """Entries nobody has undone."""
+        return self.filter(reversed_by__isnull=True)
+
+    def about(self, role: str, obj: models.Model) -> LogEntryQuerySet:
+        """Resolutions in which ``obj`` filled the procedure's ``role`` (kept with the inputs)."""
+        return self.filter(inputs__contains={f"@{role}": {"code": str(obj.code)}})
+
     def turns(self, first: int | None, last: int | None) -> LogEntryQuerySet:
         qs = self
         if first is not None:

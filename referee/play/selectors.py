@@ -15,11 +15,9 @@ from django.utils import timezone
 
 from referee.campaigns.forms import InviteForm
 from referee.campaigns.models import Campaign, Membership
-from referee.campaigns.panels import panels_context
-from referee.fleet.forms import KINDS
 from referee.fleet.models import Character, Marker, Ship, StarSystem, Unit
 
-from . import bindings
+from . import families
 from .models import LogEntry, Numbering
 
 LOG_PAGE_SIZE = 25
@@ -83,9 +81,15 @@ def with_actions(campaign: Campaign, objects) -> list:
                 reverse("play:procedure", args=[campaign.code, b.procedure_id])
                 + f"?{b.roles[0].name}={obj.code}",
             )
-            for b in bindings.for_object(obj)
+            for b in families.bindings_for(obj)
         ]
     return objects
+
+
+def panels_context(campaign: Campaign) -> dict:
+    """Every family's dashboard panels, each panel's context under its name."""
+    panels = families.panels()
+    return {"extra_panels": panels, **{p.name: p.context(campaign) for p in panels}}
 
 
 def dashboard_context(campaign: Campaign) -> dict:
@@ -94,7 +98,7 @@ def dashboard_context(campaign: Campaign) -> dict:
     return {
         "campaign": campaign,
         "role": "gm",
-        "kinds": KINDS,
+        "kinds": families.kinds(),
         "ships": with_actions(campaign, ships),
         "units": with_actions(
             campaign, Unit.objects.in_campaign(campaign).select_related("landed_on", "owner")

@@ -16,9 +16,9 @@ from django.utils import timezone
 import rules
 from referee.campaigns.models import Campaign, Phase
 
-from . import bindings
+from . import families
+from .bindings import Binding, Context
 from .effects import ChangeRecorder, apply_effects, from_json, to_json
-from .end_phase import end_phase_run
 from .models import (
     GENESIS_HASH,
     HASH_SCHEME,
@@ -117,7 +117,7 @@ def _save(recorder: ChangeRecorder) -> list[dict]:
         raise PlayError("; ".join(e.messages)) from None
 
 
-def _load_context(campaign: Campaign, binding: bindings.Binding, subjects: dict, extras: dict):
+def _load_context(campaign: Campaign, binding: Binding, subjects: dict, extras: dict) -> Context:
     objects = {}
     for role in binding.roles:
         code = subjects.get(role.name)
@@ -129,7 +129,7 @@ def _load_context(campaign: Campaign, binding: bindings.Binding, subjects: dict,
         if obj is None:
             raise PlayError(f"No such {role.label.lower()} in this campaign.")
         objects[role.name] = obj
-    return bindings.Context(campaign=campaign, objects=objects, extras=extras)
+    return Context(campaign=campaign, objects=objects, extras=extras)
 
 
 @transaction.atomic
@@ -155,14 +155,14 @@ def procedure_resolve(
         earlier := LogEntry.objects.filter(campaign=campaign, request_key=request_key).first()
     ):
         return earlier
-    binding = bindings.get(procedure_id)
+    binding = families.binding(procedure_id)
     ctx = _load_context(campaign, binding, subjects or {}, extras or {})
     outcome = rules.resolve(procedure_id, inputs, None if dice is None else list(dice))
+    ctx.outcome = outcome
     recorder = ChangeRecorder()
-    pending = apply_effects(list(outcome.effects), ctx.targets(binding), campaign.clock, recorder)
+    pending = apply_effects(list(outcome.effects), ctx.targets(binding), ctx, recorder, procedure_id)
     if binding.after:
         binding.after(ctx, outcome, recorder)
-        pending = [e for e in pending if not e["field"].startswith(binding.handled or ("\0",))]
     changes = _save(recorder)
     if visibility is None:
         visibility = Visibility.GM if binding.secret(ctx) else Visibility.EVERYONE
@@ -184,7 +184,7 @@ def procedure_resolve(
     )
 
 
-def _subject_record(ctx: bindings.Context) -> dict:
+def _subject_record(ctx: Context) -> dict:
     """Which campaign objects the resolution was about, kept with its inputs."""
     record = {f"@{name}": {"code": str(obj.code), "name": str(obj)} for name, obj in ctx.objects.items()}
     for name, value in ctx.extras.items():
@@ -316,6 +316,32 @@ def campaign_phase_advance(*, campaign: Campaign, actor) -> list[LogEntry]:
     ]
     if campaign.phase == Phase.END:
         entries += end_phase_run(campaign=campaign, actor=actor)
+    return entries
+
+
+def end_phase_run(*, campaign: Campaign, actor) -> list[LogEntry]:
+    """End Phase automation: each family's End Phase steps, in the order the families are
+    found, resolve their procedure for each record the step finds. Every roll goes through
+    the same service as a GM's click, so every die is on the record and every change undoable."""
+    entries = []
+    for step in families.end_phase_steps():
+        role = step.binding.roles[0].name
+        for record in step.records(campaign):
+            ctx = Context(campaign=campaign, objects={role: record})
+            inputs = step.binding.initial(ctx)
+            if step.inputs:
+                inputs.update(step.inputs(record, campaign))
+            entries.append(
+                procedure_resolve(
+                    campaign=campaign,
+                    procedure_id=step.binding.procedure_id,
+                    inputs=inputs,
+                    dice=None,
+                    actor=actor,
+                    subjects={role: record.code},
+                    visibility=step.visibility,
+                )
+            )
     return entries
 
 

@@ -18,52 +18,27 @@ from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.forms import CampaignSettingsForm
 from referee.campaigns.models import Campaign
 
-from . import bindings, exports, services
+from . import bindings, exports, families, services
 from .forms import ProcedureForm
 from .models import LogEntry, Numbering
 from .selectors import log_page, membership_for_poll, player_context, poll_version
-
-FAMILY_TITLES = {
-    "booby_trap": "Booby traps",
-    "terrain": "Terrain",
-    "weather": "Weather",
-    "heat": "Heat",
-    "fire": "Fire",
-    "shipboard": "Shipboard combat",
-    "cargo": "Cargo and supplies",
-    "lowtech": "Low-tech 'Mechs",
-    "vehicle": "Special vehicles",
-    "ram": "Ramming",
-    "sensor": "Sensors",
-    "groundspace": "Ground units in space",
-    "boarding": "Boarding actions",
-    "jump": "Jump drives",
-    "fighter": "Fighters",
-    "drive": "Drive charging",
-    "gforce": "G-forces",
-    "telemissile": "Tele-operated missiles",
-    "screen": "Screen launchers",
-    "yard": "Mobile yards",
-    "hpg": "Hyperpulse generators",
-}
-
 
 PAGE = "play/procedure.html"
 
 
 def _binding(procedure_id: str) -> bindings.Binding:
     try:
-        return bindings.get(procedure_id)
+        return families.binding(procedure_id)
     except rules.InputError:
         raise Http404("No such procedure") from None
 
 
 @gm_view("GET")
 def procedure_index(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
-    families = defaultdict(list)
+    sections = defaultdict(list)
     for proc in rules.all_procedures():
-        families[FAMILY_TITLES.get(proc.family, proc.family)].append(proc)
-    return render(request, "play/index.html", {"campaign": campaign, "families": dict(families)})
+        sections[families.procedure_title(proc.family)].append(proc)
+    return render(request, "play/index.html", {"campaign": campaign, "families": dict(sections)})
 
 
 def _code(source, name: str) -> uuid.UUID | None:

@@ -13,13 +13,14 @@ another round's pressure, every broken fuel line leaks another point.
 from __future__ import annotations
 
 from referee.fleet.models import Character
-from referee.play.bindings import Binding, Context, Role, bind
-from referee.play.end_phase import end_phase_hook
+from referee.play.bindings import Binding, BindingList, Context, Role
 from referee.play.models import LogEntry
-from referee.play.services import PlayError, procedure_resolve
+from referee.play.services import PlayError
 from rules.tables import shipboard as tables
 
 from .models import Compartment, Surface
+
+BINDINGS = BindingList()
 
 TABLE_TYPES = tuple(tables.DAMAGE_CAPACITIES)
 BULKHEAD_TYPES = tuple(tables.CRITICAL_COLUMN)
@@ -32,10 +33,11 @@ STRUCK = Role("struck_surface", Surface, "Surface hit", targets=("compartment",)
 
 def _last_hit(surface: Surface, campaign, turn: int | None = None) -> LogEntry | None:
     """The newest bulkhead or object hit on this surface that has not been undone."""
-    entries = LogEntry.objects.in_campaign(campaign).filter(
-        procedure="shipboard.bulkhead_hit",
-        reversed_by__isnull=True,
-        inputs__contains={"@struck_surface": {"code": str(surface.code)}},
+    entries = (
+        LogEntry.objects.in_campaign(campaign)
+        .filter(procedure="shipboard.bulkhead_hit")
+        .standing()
+        .about("struck_surface", surface)
     )
     if turn is not None:
         entries = entries.filter(turn=turn)
@@ -71,7 +73,7 @@ def _hit_prefill(ctx: Context) -> dict:
     return _surface_values(surface) if surface is not None else {}
 
 
-bind(
+BINDINGS.add(
     Binding(
         "shipboard.bulkhead_hit",
         roles=(STRUCK,),
@@ -101,7 +103,7 @@ def _ricochet_prefill(ctx: Context) -> dict:
     return values
 
 
-bind(
+BINDINGS.add(
     Binding(
         "shipboard.ricochet",
         roles=(
@@ -140,7 +142,7 @@ def _critical_check(ctx: Context, outcome, recorder) -> None:
     _same_ship(ctx, "pierced_bulkhead")
 
 
-bind(
+BINDINGS.add(
     Binding(
         "shipboard.bulkhead_critical",
         roles=(
@@ -193,7 +195,7 @@ def _breach_open(ctx: Context, outcome, recorder) -> None:
         recorder.set(compartment, "breach_points", 0)  # nothing left to lose
 
 
-DECOMPRESSION = bind(
+DECOMPRESSION = BINDINGS.add(
     Binding(
         "shipboard.decompression",
         roles=(COMPARTMENT,),
@@ -219,7 +221,7 @@ def _fuel_prefill(ctx: Context) -> dict:
     }
 
 
-FUEL_LEAK = bind(
+FUEL_LEAK = BINDINGS.add(
     Binding(
         "shipboard.fuel_leak",
         roles=(COMPARTMENT,),
@@ -245,7 +247,7 @@ def _missed_prefill(ctx: Context) -> dict:
     return {"candidates": [{"id": c.name, "distance_m": None} for c in aboard]}
 
 
-bind(
+BINDINGS.add(
     Binding(
         "shipboard.missed_shot",
         roles=(
@@ -267,7 +269,7 @@ def _over_prefill(ctx: Context) -> dict:
     return {"part_threshold": character.bld * 3} if character is not None else {}
 
 
-bind(
+BINDINGS.add(
     Binding(
         "shipboard.over_penetration",
         roles=(Role("character", Character, "Character hit", targets=("character",)),),
@@ -280,49 +282,20 @@ bind(
 # --------------------------------------------------------------------------- End Phase
 
 
-def _resolve_each(campaign, actor, binding: Binding, compartments, inputs_for) -> list[LogEntry]:
-    entries = []
-    for compartment in compartments.order_by("ship__name", "name"):
-        ctx = Context(campaign=campaign, objects={"compartment": compartment})
-        entries.append(
-            procedure_resolve(
-                campaign=campaign,
-                procedure_id=binding.procedure_id,
-                inputs={**binding.initial(ctx), **inputs_for(compartment)},
-                dice=None,
-                actor=actor,
-                subjects={"compartment": compartment.code},
-            )
-        )
-    return entries
+def breach_inputs(compartment: Compartment, campaign) -> dict:
+    """An open breach loses another round's pressure."""
+    return {
+        "penetrating_points": compartment.breach_points,
+        "pressure_pa": compartment.pressure_pa,
+        "rounds": 1,
+    }
 
 
-@end_phase_hook
-def breaches_decompress(*, campaign, actor) -> list[LogEntry]:
-    """Every breach still open loses another round's pressure (bulkheads close at 50,000 Pa)."""
-    open_breaches = Compartment.objects.in_campaign(campaign).filter(breach_points__gt=0, pressure_pa__gt=0)
-    return _resolve_each(
-        campaign,
-        actor,
-        DECOMPRESSION,
-        open_breaches,
-        lambda c: {"penetrating_points": c.breach_points, "pressure_pa": c.pressure_pa, "rounds": 1},
-    )
-
-
-@end_phase_hook
-def fuel_lines_leak(*, campaign, actor) -> list[LogEntry]:
-    """Every broken fuel line leaks one more point this turn; nothing fired, nothing ignites."""
-    leaking = Compartment.objects.in_campaign(campaign).filter(fuel_line_crits__gt=0)
-    return _resolve_each(
-        campaign,
-        actor,
-        FUEL_LEAK,
-        leaking,
-        lambda c: {
-            "fuel_line_crits": c.fuel_line_crits,
-            "leaked_points": c.fuel_leak_points,
-            "turns_leaking": 1,
-            "weapon_kind": "none",
-        },
-    )
+def leak_inputs(compartment: Compartment, campaign) -> dict:
+    """A broken fuel line leaks one more point this turn; nothing fired, nothing ignites."""
+    return {
+        "fuel_line_crits": compartment.fuel_line_crits,
+        "leaked_points": compartment.fuel_leak_points,
+        "turns_leaking": 1,
+        "weapon_kind": "none",
+    }

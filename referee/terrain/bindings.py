@@ -10,14 +10,13 @@ eruption lasts is the GM's secret."""
 from __future__ import annotations
 
 from referee.fleet.models import Unit
-from referee.play.bindings import Binding, Context, Role, bind
-from referee.play.end_phase import end_phase_hook
-from referee.play.models import Visibility
-from referee.play.services import procedure_resolve
+from referee.play.bindings import Binding, BindingList, Context, Role
 
 from . import catalog
 from .models import Battlefield, Hex
 from .modifiers import magma_hex, read_hex
+
+BINDINGS = BindingList()
 
 HEX = Role("hex", Hex, "Hex", targets=("hex",))
 GEYSER = Role("hex", Hex, "Geyser", targets=("hex",), kinds=(True,), kind_field="geyser")
@@ -63,7 +62,7 @@ def _hex_prefill(ctx: Context) -> dict:
     return values
 
 
-bind(
+BINDINGS.add(
     Binding(
         "terrain.hex_modifiers",
         roles=(HEX, Role("unit", Unit, "Unit entering or fired at", required=False)),
@@ -81,7 +80,7 @@ def _clearing_prefill(ctx: Context) -> dict:
     return {"terrain": hex_.terrain} if hex_ is not None else {}
 
 
-bind(
+BINDINGS.add(
     Binding(
         "terrain.clearing",
         roles=(CLEARABLE,),
@@ -105,7 +104,7 @@ def _geyser_prefill(ctx: Context) -> dict:
     }
 
 
-GEYSER_BINDING = bind(
+GEYSER_BINDING = BINDINGS.add(
     Binding(
         "terrain.geyser",
         roles=(GEYSER,),
@@ -114,28 +113,6 @@ GEYSER_BINDING = bind(
         secret=lambda ctx: True,  # the eruption's length is kept from the players
     )
 )
-
-
-@end_phase_hook
-def geysers_erupt(*, campaign, actor):
-    """Every geyser on a battlefield in play: dormant ones roll to erupt, erupting ones
-    count down; volcanic ones leave Liquid Magma behind. GM-only until revealed."""
-    entries = []
-    geysers = GEYSER.choices(campaign).filter(battlefield__active=True).order_by("battlefield__name", "name")
-    for hex_ in geysers:
-        ctx = Context(campaign=campaign, objects={"hex": hex_})
-        entries.append(
-            procedure_resolve(
-                campaign=campaign,
-                procedure_id=GEYSER_BINDING.procedure_id,
-                inputs=GEYSER_BINDING.initial(ctx),
-                dice=None,
-                actor=actor,
-                subjects={"hex": hex_.code},
-                visibility=Visibility.GM,
-            )
-        )
-    return entries
 
 
 # --- units in terrain --------------------------------------------------------------------
@@ -155,7 +132,7 @@ def _magma_prefill(ctx: Context) -> dict:
     return values
 
 
-bind(
+BINDINGS.add(
     Binding(
         "terrain.magma",
         roles=(UNIT, Role("hex", Hex, "Hex it starts in", required=False)),
@@ -182,7 +159,7 @@ def _bog_prefill(ctx: Context) -> dict:
     return values
 
 
-bind(
+BINDINGS.add(
     Binding(
         "terrain.bog_down",
         roles=(UNIT, WHERE),
@@ -203,7 +180,7 @@ def _careful_prefill(ctx: Context) -> dict:
     return values
 
 
-bind(
+BINDINGS.add(
     Binding(
         "terrain.careful_movement",
         roles=(
@@ -229,7 +206,7 @@ def _earthquake_prefill(ctx: Context) -> dict:
     return values
 
 
-bind(
+BINDINGS.add(
     Binding(
         "weather.earthquake",
         roles=(MECH, Role("battlefield", Battlefield, "Battlefield shaking", required=False)),
@@ -245,7 +222,7 @@ def _missile_prefill(ctx: Context) -> dict:
     return {"wind": wind, "blizzard": "blizzard" in weather}
 
 
-bind(
+BINDINGS.add(
     Binding(
         "weather.missile_hits_modifier",
         roles=(FIELD,),
@@ -273,7 +250,7 @@ def _heat_prefill(ctx: Context) -> dict:
     return values
 
 
-bind(
+BINDINGS.add(
     Binding(
         "heat.expanded",
         roles=(Role("unit", Unit, "'Mech", targets=("unit",), kinds=("battlemech",)), WHERE),
@@ -299,7 +276,7 @@ def _fire_prefill(ctx: Context) -> dict:
     return {"weather": list(dict.fromkeys(FIRE_WEATHER[w] for w in _weather(hex_) if w in FIRE_WEATHER))}
 
 
-bind(
+BINDINGS.add(
     Binding(
         "fire.intentional",
         roles=(Role("hex", Hex, "Hex set alight"),),

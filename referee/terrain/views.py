@@ -10,7 +10,7 @@ from django.urls import reverse
 from referee import htmx
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
-from referee.fleet.forms import KINDS
+from referee.play import families
 from referee.play.selectors import with_actions
 
 from . import catalog
@@ -54,4 +54,4 @@ def row_fill(request: htmx.HtmxHttpRequest, campaign: Campaign, key: str) -> Htt
         initial = {"key": seed.key, "name": seed.name, "kind": seed.kind, "notes": seed.source}
         initial.update(seed.known)
         form = TerrainRowForm(initial=initial, campaign=campaign)
-    return htmx.form_card(request, htmx.FORM_CARD, KINDS["terrain-rows"].card(campaign, form, row))
+    return htmx.form_card(request, htmx.FORM_CARD, families.kind("terrain-rows").card(campaign, form, row))

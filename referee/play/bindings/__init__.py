@@ -6,19 +6,18 @@ pre-filled from them, which effect targets they stand for, and what else the
 resolution changes (a jump that goes ahead moves the ship to its destination).
 
 Every engine procedure has a binding: those without state still run as calculators.
+The modules beside this one are the core families; each declares its ``FAMILY``
+(see ``referee.play.families``), which is how its bindings reach the house.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from django.db import models
-from django.utils.module_loading import autodiscover_modules
 
 import rules
 from referee.campaigns.models import Campaign
@@ -59,6 +58,7 @@ class Context:
     campaign: Campaign
     objects: dict[str, models.Model]  # role name -> object (locked during a resolution)
     extras: dict[str, Any] = field(default_factory=dict)
+    outcome: rules.Outcome | None = None  # set once the procedure is resolved
 
     @property
     def clock(self) -> datetime:
@@ -80,8 +80,9 @@ class Binding:
     extras: tuple[Extra, ...] = ()
     label: str = ""  # the button on a ship/unit ("Jump", "Detection roll")
     prefill: Callable[[Context], dict] | None = None
-    after: Callable[[Context, rules.Outcome, Any], None] | None = None  # further changes
-    handled: tuple[str, ...] = ()  # effect fields (prefixes) that ``after`` applies
+    # What else the outcome changes that is no engine effect (a jump carries the ship to its
+    # destination); the effects themselves land through the families' effect rules only.
+    after: Callable[[Context, rules.Outcome, Any], None] | None = None
     secret: Callable[[Context], bool] = lambda ctx: False  # GM-only by default?
 
     @property
@@ -99,42 +100,9 @@ class Binding:
         return values
 
 
-BINDINGS: dict[str, Binding] = {}
+class BindingList(list):
+    """A family's bindings in the order it declares them (the order of a record's Roll… menu)."""
 
-
-def bind(binding: Binding) -> Binding:
-    if binding.procedure_id in BINDINGS:
-        raise ValueError(f"{binding.procedure_id} bound twice")
-    procedure = rules.get(binding.procedure_id)  # only engine procedures can be bound
-    clash = {r.name for r in binding.roles} | {e.name for e in binding.extras}
-    clash &= {i.name for i in procedure.contract.inputs}
-    if clash:
-        raise ValueError(f"{binding.procedure_id}: role names {sorted(clash)} are also engine inputs")
-    BINDINGS[binding.procedure_id] = binding
-    return binding
-
-
-def get(procedure_id: str) -> Binding:
-    """The procedure's binding; a plain calculator when no family module binds it."""
-    _load()
-    rules.get(procedure_id)
-    return BINDINGS.get(procedure_id) or Binding(procedure_id)
-
-
-def for_object(obj: models.Model) -> list[Binding]:
-    """The bindings whose first role this object can fill (its action buttons)."""
-    _load()
-    return [b for b in BINDINGS.values() if b.roles and b.label and b.roles[0].accepts(obj)]
-
-
-_loaded = False
-
-
-def _load() -> None:
-    """Import the family modules here and every installed app's ``bindings`` module."""
-    global _loaded
-    if not _loaded:
-        for module in pkgutil.iter_modules(__path__):
-            importlib.import_module(f"{__name__}.{module.name}")
-        autodiscover_modules("bindings")
-        _loaded = True
+    def add(self, binding: Binding) -> Binding:
+        self.append(binding)
+        return binding

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from referee.fleet.models import Ship, Unit
 
-from . import Binding, Context, Role, bind
+from ..families import Family
+from . import Binding, BindingList, Context, Role
+
+BINDINGS = BindingList()
 
 BOARDERS = ("battlemech", "battle_armor")
 UNIT_KIND = {"battlemech": "mech", "battle_armor": "battle_armor"}
@@ -31,7 +34,7 @@ def _landing_after(ctx: Context, outcome, recorder) -> None:
             recorder.set(ctx.objects["unit"], "landed_location", hexside)
 
 
-bind(
+BINDINGS.add(
     Binding(
         "boarding.landing",
         roles=(
@@ -50,7 +53,7 @@ def _landed_prefill(ctx: Context) -> dict:
     return {"location": unit.landed_location} if unit and unit.landed_location else {}
 
 
-bind(
+BINDINGS.add(
     Binding(
         "boarding.landed_attack",
         roles=(
@@ -75,7 +78,7 @@ def _convert_prefill(ctx: Context) -> dict:
     return values
 
 
-bind(
+BINDINGS.add(
     Binding(
         "groundspace.convert",
         roles=(Role("unit", Unit, "Unit", targets=("unit",), kinds=BOARDERS),),
@@ -97,7 +100,7 @@ def _thrust_prefill(ctx: Context) -> dict:
     }
 
 
-bind(
+BINDINGS.add(
     Binding(
         "groundspace.thrust",
         roles=(Role("unit", Unit, "Unit in space", targets=("unit",), kinds=BOARDERS),),
@@ -112,11 +115,19 @@ def _damage_prefill(ctx: Context) -> dict:
     return {"unit_kind": UNIT_KIND.get(unit.kind)} if unit else {}
 
 
-bind(
+BINDINGS.add(
     Binding(
         "boarding.bs_to_bt_damage",
         roles=(Role("unit", Unit, "Damaged unit", targets=("unit",), kinds=BOARDERS),),
         label="BattleSpace damage to BattleTech",
         prefill=_damage_prefill,
     )
+)
+
+
+FAMILY = Family(
+    name="boarding",
+    title="Boarding actions",
+    procedure_titles={"groundspace": "Ground units in space", "boarding": "Boarding actions"},
+    bindings=tuple(BINDINGS),
 )

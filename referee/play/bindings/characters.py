@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from referee.fleet.models import Character
 
-from . import Binding, Context, Role, bind
+from ..families import Family
+from . import Binding, BindingList, Context, Role
+
+BINDINGS = BindingList()
 
 G_ROLES = ("aerospace_pilot", "crew", "passenger")
 
@@ -16,7 +19,7 @@ def _g_prefill(ctx: Context) -> dict:
     return {"g_suit": character.g_suit, "role": character.role if character.role in G_ROLES else "crew"}
 
 
-bind(
+BINDINGS.add(
     Binding(
         "gforce.threshold",
         roles=(
@@ -27,4 +30,12 @@ bind(
         label="G-force check",
         prefill=_g_prefill,
     )
+)
+
+
+FAMILY = Family(
+    name="characters",
+    title="G-forces",
+    procedure_titles={"gforce": "G-forces"},
+    bindings=tuple(BINDINGS),
 )

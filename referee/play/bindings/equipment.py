@@ -6,23 +6,29 @@ has come."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from referee.fleet.models import Character, Marker, Ship
 
-from ..end_phase import end_phase_hook
-from ..services import procedure_resolve
-from . import Binding, Context, Role, bind
+from ..families import EffectRule, EndPhaseStep, Family
+from . import Binding, BindingList, Context, Role
 
-SCREEN = Role("screen", Marker, "Screen", kinds=("screen",))
-WATCH = Role("watch", Marker, "Neutrino detector watch", kinds=("neutrino_watch",))
+BINDINGS = BindingList()
+
+# The engine's screen effect names the hex it fills; here the screen marker stands for it.
+SCREEN = Role("screen", Marker, "Screen", targets=("hex",), kinds=("screen",))
+# The engine's neutrino effects name the detecting ship; here its watch marker stands for it.
+WATCH = Role("watch", Marker, "Neutrino detector watch", targets=("ship",), kinds=("neutrino_watch",))
 FIGHTERS = ("fighter_squadron",)
 
 
-def _screen_laid(ctx: Context, outcome, recorder) -> None:
-    screen = ctx.objects["screen"]
-    recorder.set(screen, "active", True)
-    recorder.set(screen, "laid_turn", ctx.campaign.turn)
+def _screen_state(obj, effect, ctx):
+    """A canister laid (the engine fills the hex with a screen) or dissipated (clears it)."""
+    if not isinstance(obj, Marker) or obj.kind != "screen" or not isinstance(effect["value"], bool):
+        return []
+    if effect["value"]:
+        return [("active", True), ("laid_turn", ctx.campaign.turn)]
+    return [("active", False)]
 
 
 def _detonate_prefill(ctx: Context) -> dict:
@@ -35,14 +41,12 @@ def _detonate_prefill(ctx: Context) -> dict:
     return {"fighter_units": [{"id": s.name, "fighters": max(1, s.fighters)} for s in squadrons]}
 
 
-bind(
+BINDINGS.add(
     Binding(
         "screen.detonate",
         roles=(SCREEN,),
         label="Detonate screen",
         prefill=_detonate_prefill,
-        after=_screen_laid,
-        handled=("screen",),
     )
 )
 
@@ -52,19 +56,12 @@ def _screen_prefill(ctx: Context) -> dict:
     return {"laid_this_turn": bool(screen and screen.laid_turn == ctx.campaign.turn)}
 
 
-def _screen_gone(ctx: Context, outcome, recorder) -> None:
-    if outcome.result["removed"]:
-        recorder.set(ctx.objects["screen"], "active", False)
-
-
-SCREEN_END = bind(
+SCREEN_END = BINDINGS.add(
     Binding(
         "screen.end_phase",
         roles=(SCREEN,),
         label="Screen dissipation (End Phase)",
         prefill=_screen_prefill,
-        after=_screen_gone,
-        handled=("screen",),
     )
 )
 
@@ -95,64 +92,45 @@ def _neutrino_prefill(ctx: Context) -> dict:
     return {"phase": "hour", "vessels": _vessels_near(ctx, watch)}
 
 
-def _neutrino_after(ctx: Context, outcome, recorder) -> None:
+def _calibration_done(ctx: Context) -> datetime:
+    return ctx.clock + timedelta(hours=ctx.outcome.result["calibration_hours"])
+
+
+def _calibrated(obj, effect, ctx):
+    return [("calibrated_at", _calibration_done(ctx))]
+
+
+def _tracking(obj, effect, ctx, vessel: str):
+    """Every vessel's track at once, from the hour's result (the same for each vessel's effect)."""
+    vessels = ctx.outcome.result["vessels"]
+    return [("tracking", {v["id"]: v["tracked_hours"] for v in vessels if v["tracked_hours"] is not None})]
+
+
+def _neutrino_schedule(ctx: Context, outcome, recorder) -> None:
+    """The watch's next check: when calibration ends, then every hour. An End Phase that
+    finds more hours due runs the next one."""
     watch = ctx.objects["watch"]
-    result = outcome.result
     if outcome.inputs["phase"] == "calibrate":
-        ready = ctx.clock + timedelta(hours=result["calibration_hours"])
-        recorder.set(watch, "calibrated_at", ready)
-        recorder.set(watch, "next_check_at", ready)
+        recorder.set(watch, "next_check_at", _calibration_done(ctx))
         return
-    tracking = {v["id"]: v["tracked_hours"] for v in result["vessels"] if v["tracked_hours"] is not None}
-    recorder.set(watch, "tracking", tracking)
-    # Keep the hourly schedule; an End Phase that finds more hours due runs the next one.
+    if not outcome.result["vessels"]:
+        recorder.set(watch, "tracking", {})  # nothing in range: no tracks left to keep
     recorder.set(watch, "next_check_at", (watch.next_check_at or ctx.clock) + timedelta(hours=1))
 
 
-NEUTRINO = bind(
+NEUTRINO = BINDINGS.add(
     Binding(
         "sensor.neutrino",
         roles=(WATCH,),
         label="Neutrino check",
         prefill=_neutrino_prefill,
-        after=_neutrino_after,
-        handled=("neutrino.",),
+        after=_neutrino_schedule,
         secret=lambda ctx: not ctx.objects["watch"].shared,
     )
 )
 
 
-@end_phase_hook
-def screens_dissipate(*, campaign, actor):
-    return _run_for(campaign, actor, SCREEN_END, SCREEN.choices(campaign).filter(active=True), "screen")
-
-
-@end_phase_hook
-def neutrino_hourly_checks(*, campaign, actor):
-    due = WATCH.choices(campaign).filter(
-        active=True, calibrated_at__isnull=False, next_check_at__lte=campaign.clock
-    )
-    return _run_for(campaign, actor, NEUTRINO, due.select_related("ship"), "watch")
-
-
-def _run_for(campaign, actor, binding: Binding, objects, role: str):
-    entries = []
-    for obj in objects.order_by("name"):
-        ctx = Context(campaign=campaign, objects={role: obj})
-        entries.append(
-            procedure_resolve(
-                campaign=campaign,
-                procedure_id=binding.procedure_id,
-                inputs=binding.initial(ctx),
-                dice=None,
-                actor=actor,
-                subjects={role: obj.code},
-            )
-        )
-    return entries
-
-
-bind(
+BINDINGS.add(
     Binding(
         "hpg.transmit",
         roles=(Role("ship", Ship, "Transmitting ship", targets=("ship",)),),
@@ -168,7 +146,7 @@ def _yard_prefill(ctx: Context) -> dict:
     return {"ship_kind": ship.kind, "ship_mass_t": ship.mass_t}
 
 
-bind(
+BINDINGS.add(
     Binding(
         "yard.capacity_and_damage",
         roles=(
@@ -185,7 +163,7 @@ bind(
     )
 )
 
-bind(
+BINDINGS.add(
     Binding(
         "gforce.tactical",
         roles=(Role("character", Character, "Character", targets=("character",)),),
@@ -207,11 +185,51 @@ def _ram_prefill(ctx: Context) -> dict:
     return values
 
 
-bind(
+BINDINGS.add(
     Binding(
         "ram.deliberate",
         roles=(Role("rammer", Ship, "Ramming ship"), Role("target", Ship, "Target ship")),
         label="Ram",
         prefill=_ram_prefill,
     )
+)
+
+
+def _active_screens(campaign):
+    return SCREEN.choices(campaign).filter(active=True).order_by("name")
+
+
+def _watches_due(campaign):
+    due = WATCH.choices(campaign).filter(
+        active=True, calibrated_at__isnull=False, next_check_at__lte=campaign.clock
+    )
+    return due.select_related("ship").order_by("name")
+
+
+FAMILY = Family(
+    name="equipment",
+    title="New equipment",
+    procedure_titles={
+        "telemissile": "Tele-operated missiles",
+        "screen": "Screen launchers",
+        "yard": "Mobile yards",
+        "hpg": "Hyperpulse generators",
+        "ram": "Ramming",
+    },
+    effects=(
+        EffectRule("hex", "screen", _screen_state),
+        EffectRule("ship", "neutrino.calibrated_at", _calibrated, procedure="sensor.neutrino"),
+        EffectRule(
+            "ship",
+            r"neutrino\.tracking\.(?P<vessel>.+)",
+            _tracking,
+            pattern=True,
+            procedure="sensor.neutrino",
+        ),
+    ),
+    bindings=tuple(BINDINGS),
+    end_phase=(
+        EndPhaseStep(SCREEN_END, _active_screens),
+        EndPhaseStep(NEUTRINO, _watches_due),
+    ),
 )

@@ -6,9 +6,10 @@ from django.db.models import Q
 
 from referee.fleet.models import Ship
 
-from ..end_phase import end_phase_hook
-from ..services import procedure_resolve
-from . import Binding, Context, Role, bind
+from ..families import EndPhaseStep, Family
+from . import Binding, BindingList, Context, Role
+
+BINDINGS = BindingList()
 
 SQUADRON = Role("ship", Ship, "Fighter squadron", targets=("fighter",), kinds=("fighter_squadron",))
 
@@ -31,7 +32,7 @@ def _heat_spent(ctx: Context, outcome, recorder) -> None:
     recorder.set(ctx.objects["ship"], "heat", 0)
 
 
-OVERBURN = bind(
+OVERBURN = BINDINGS.add(
     Binding(
         "fighter.overburn",
         roles=(SQUADRON,),
@@ -42,21 +43,15 @@ OVERBURN = bind(
 )
 
 
-@end_phase_hook
-def squadrons_overburn(*, campaign, actor):
+def _squadrons_with_heat(campaign):
     """Every squadron with heat or overburn recorded makes its End Phase overburn step."""
-    entries = []
-    squadrons = SQUADRON.choices(campaign).filter(Q(heat__gt=0) | Q(overburn__gt=0)).order_by("name")
-    for squadron in squadrons:
-        ctx = Context(campaign=campaign, objects={"ship": squadron})
-        entries.append(
-            procedure_resolve(
-                campaign=campaign,
-                procedure_id="fighter.overburn",
-                inputs=OVERBURN.initial(ctx),
-                dice=None,
-                actor=actor,
-                subjects={"ship": squadron.code},
-            )
-        )
-    return entries
+    return SQUADRON.choices(campaign).filter(Q(heat__gt=0) | Q(overburn__gt=0)).order_by("name")
+
+
+FAMILY = Family(
+    name="fighter",
+    title="Fighters",
+    procedure_titles={"fighter": "Fighters"},
+    bindings=tuple(BINDINGS),
+    end_phase=(EndPhaseStep(OVERBURN, _squadrons_with_heat),),
+)

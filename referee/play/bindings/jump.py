@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from referee.fleet.models import Ship, StarSystem
 
-from . import Binding, Context, Extra, Role, bind
+from ..families import Family
+from . import Binding, BindingList, Context, Extra, Role
+
+BINDINGS = BindingList()
 
 JUMP_CAPABLE = ("jumpship", "warship")
 
@@ -41,7 +44,7 @@ def _jump_after(ctx: Context, outcome, recorder) -> None:
         recorder.set(vessel, "y_au", None)
 
 
-bind(
+BINDINGS.add(
     Binding(
         "jump.malfunction",
         roles=(Role("ship", Ship, "Jumping ship", targets=("ship",), kinds=JUMP_CAPABLE),),
@@ -62,7 +65,7 @@ def _charge_prefill(ctx: Context) -> dict:
     return {"system": "lf_battery" if ship.lf_battery and ship.drive_charged else "kf_drive"}
 
 
-bind(
+BINDINGS.add(
     Binding(
         "drive.charge",
         roles=(Role("ship", Ship, "Charging ship", targets=("ship",), kinds=JUMP_CAPABLE),),
@@ -81,7 +84,7 @@ for procedure_id, label in (
     ("jump.nonstandard_plot", "Non-standard jump plot"),
     ("jump.field_interference", "Objects in the K-F field"),
 ):
-    bind(
+    BINDINGS.add(
         Binding(
             procedure_id,
             roles=(Role("ship", Ship, "Jumping ship", targets=("ship",), kinds=JUMP_CAPABLE),),
@@ -89,11 +92,19 @@ for procedure_id, label in (
         )
     )
 
-bind(
+BINDINGS.add(
     Binding(
         "jump.nonstandard_arrival",
         roles=(Role("ship", Ship, "Arriving ship", targets=("ship",), kinds=JUMP_CAPABLE),),
         label="Non-standard arrival",
         prefill=_ship_integrity,
     )
+)
+
+
+FAMILY = Family(
+    name="jump",
+    title="Jump drives",
+    procedure_titles={"jump": "Jump drives", "drive": "Drive charging"},
+    bindings=tuple(BINDINGS),
 )

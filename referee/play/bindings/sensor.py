@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from referee.fleet.models import Ship
 
-from . import Binding, Context, Role, bind
+from ..families import Family
+from . import Binding, BindingList, Context, Role
+
+BINDINGS = BindingList()
 
 AU_KM = 149_597_870.7
 LARGE_MILITARY = ("warship", "jumpship", "dropship", "station")
@@ -81,7 +84,7 @@ for procedure_id, label, prefill in (
     ("sensor.drive_plume", "Spot drive plume", _km_prefill),
     ("sensor.hpg_detection", "Detect HPG burst", _km_prefill),
 ):
-    bind(
+    BINDINGS.add(
         Binding(
             procedure_id,
             roles=(DETECTOR, TARGET),
@@ -99,11 +102,19 @@ def _ir_prefill(ctx: Context) -> dict:
     return {"dropship_factor": ship.dropship_capacity, "ship_kind": ship.kind}
 
 
-bind(
+BINDINGS.add(
     Binding(
         "sensor.ir_signature",
         roles=(Role("ship", Ship, "Arriving ship", targets=("ship",), kinds=("jumpship", "warship")),),
         label="IR signature of a jump",
         prefill=_ir_prefill,
     )
+)
+
+
+FAMILY = Family(
+    name="sensor",
+    title="Sensors",
+    procedure_titles={"sensor": "Sensors"},
+    bindings=tuple(BINDINGS),
 )

@@ -10,7 +10,8 @@ from django.urls import reverse
 
 import rules
 from referee.boobytraps.models import BoobyTrap
-from referee.play import bindings, services
+from referee.play import families, services
+from referee.play.bindings import Context
 from referee.play.effects import ChangeRecorder, apply_effects
 from referee.play.models import LogEntry
 from tests.referee.conftest import htmx
@@ -62,7 +63,7 @@ def test_every_booby_trap_procedure_resolves_against_a_trap_from_its_page(cast, 
     procedure = rules.get(procedure_id)
     racks = [{"capacity": 4, "loaded": 1}, {"capacity": 6, "loaded": 6}]  # as in the upkeep example
     trap = BoobyTrapFactory(campaign=cast.campaign, drone_racks=racks)
-    assert bindings.get(procedure_id).roles[0].model is BoobyTrap
+    assert families.binding(procedure_id).roles[0].model is BoobyTrap
     response = page(cast, procedure_id, trap)
     assert response.status_code == 200
     data = {"visibility": "gm", "action": "roll", "dice": "", "trap": str(trap.code)}
@@ -234,7 +235,9 @@ class TestEffectRules:
         trap = BoobyTrapFactory(campaign=cast.campaign, drone_racks=[{"capacity": 4, "loaded": 1}])
         effect = {"target": "booby_trap", "field": field, "op": "set", "value": value}
         recorder = ChangeRecorder()
-        pending = apply_effects([effect], {"booby_trap": trap}, cast.campaign.clock, recorder)
+        pending = apply_effects(
+            [effect], {"booby_trap": trap}, Context(campaign=cast.campaign, objects={}), recorder
+        )
         assert pending == [effect] and recorder.changes == {}
 
     def test_a_rack_never_goes_past_its_capacity_or_below_empty(self, cast):
@@ -243,10 +246,10 @@ class TestEffectRules:
             {"target": "booby_trap", "field": "drone_racks[0].loaded", "op": "add", "value": 9},
         ]
         recorder = ChangeRecorder()
-        apply_effects(effects, {"booby_trap": trap}, cast.campaign.clock, recorder)
+        apply_effects(effects, {"booby_trap": trap}, Context(campaign=cast.campaign, objects={}), recorder)
         assert trap.drone_racks == [{"capacity": 4, "loaded": 4}]
         effects[0].update(value=-9)
-        apply_effects(effects, {"booby_trap": trap}, cast.campaign.clock, recorder)
+        apply_effects(effects, {"booby_trap": trap}, Context(campaign=cast.campaign, objects={}), recorder)
         assert trap.drone_racks == [{"capacity": 4, "loaded": 0}]
         change = next(iter(recorder.changes.values()))
         assert change["before"] == [{"capacity": 4, "loaded": 1}]  # the record keeps the old list

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from referee.fleet.models import Character, Ship, StarSystem, Unit
+from referee.play import families
 from tests.factories import CampaignFactory, MembershipFactory, ShipFactory, StarSystemFactory, UnitFactory
 from tests.referee.conftest import htmx
 
@@ -20,9 +21,7 @@ MODELS = {"ships": Ship, "units": Unit, "characters": Character, "systems": Star
 
 def form_data(record: str, **overrides) -> dict:
     """A full form submission: the model form's other fields take their defaults."""
-    from referee.fleet.forms import KINDS
-
-    form = KINDS[record].form(campaign=CampaignFactory())
+    form = families.kind(record).form(campaign=CampaignFactory())
     data = {}
     for name, field in form.fields.items():
         initial = form.get_initial_for_field(field, name)

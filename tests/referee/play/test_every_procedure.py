@@ -8,7 +8,7 @@ from django.urls import reverse
 
 import rules
 from referee.fleet.models import Character, Marker, Ship, Unit
-from referee.play import bindings
+from referee.play import families
 from referee.play.models import LogEntry
 from tests.factories import CharacterFactory, ShipFactory, UnitFactory
 from tests.referee.conftest import htmx
@@ -85,7 +85,7 @@ def post_data(procedure, binding, campaign) -> dict:
 @pytest.mark.parametrize("procedure_id", rules.PROCEDURE_IDS)
 def test_every_procedure_page_opens_and_its_example_resolves(cast, procedure_id):
     procedure = rules.get(procedure_id)
-    binding = bindings.get(procedure_id)
+    binding = families.binding(procedure_id)
     client = cast.client("gm")
     url = reverse("play:procedure", args=[cast.campaign.code, procedure_id])
     page = client.get(url)

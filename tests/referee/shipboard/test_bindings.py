@@ -7,7 +7,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from referee.play import bindings, services
+from referee.play import families, services
+from referee.play.bindings import Context
 from referee.play.models import LogEntry
 from referee.shipboard.models import Compartment, Surface
 from tests.factories import CharacterFactory, ShipFactory
@@ -20,8 +21,8 @@ pytestmark = pytest.mark.django_db
 
 def initial(cast, procedure_id, **objects) -> dict:
     """The engine inputs the binding pre-fills for these records."""
-    binding = bindings.get(procedure_id)
-    return binding.initial(bindings.Context(campaign=cast.campaign, objects=objects))
+    binding = families.binding(procedure_id)
+    return binding.initial(Context(campaign=cast.campaign, objects=objects))
 
 
 def resolve(cast, procedure_id, dice, objects, **inputs) -> LogEntry:

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 import rules
-from referee.play import bindings
+from referee.play import families
 from referee.play.models import LogEntry
 from tests.referee.conftest import htmx
 
@@ -30,13 +30,13 @@ def form_value(value):
 
 def test_all_seven_are_bound_to_campaign_records():
     assert len(SHIPBOARD) == 7
-    assert all(bindings.get(pid).roles for pid in SHIPBOARD)
+    assert all(families.binding(pid).roles for pid in SHIPBOARD)
 
 
 @pytest.mark.parametrize("procedure_id", SHIPBOARD)
 def test_the_page_opens_prefilled_and_the_example_resolves(cast, procedure_id):
     procedure = rules.get(procedure_id)
-    binding = bindings.get(procedure_id)
+    binding = families.binding(procedure_id)
     subjects = {role.name: subject_for(role, cast.campaign) for role in binding.roles}
     if "pierced_bulkhead" in subjects:  # the bulkhead of the compartment checked
         subjects["pierced_bulkhead"].compartment = subjects["compartment"]

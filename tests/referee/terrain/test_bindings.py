@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from referee.fleet.models import Unit
-from referee.play import bindings, services
+from referee.play import families, services
 from referee.play.bindings import Context
 from referee.play.models import LogEntry
 from tests.factories import UnitFactory
@@ -29,7 +29,7 @@ def hex_on(field, **kwargs):
 
 
 def initial(cast, procedure_id, **objects) -> dict:
-    binding = bindings.get(procedure_id)
+    binding = families.binding(procedure_id)
     return binding.initial(Context(campaign=cast.campaign, objects=objects))
 
 
@@ -399,7 +399,7 @@ class TestEveryBindingRuns:
     def test_its_page_opens_for_its_records_and_its_example_resolves_from_the_browser(
         self, cast, procedure_id
     ):
-        binding = bindings.get(procedure_id)
+        binding = families.binding(procedure_id)
         assert binding.roles, "every terrain procedure is bound to campaign state"
         subjects = {}
         for role in binding.roles:

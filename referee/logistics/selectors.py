@@ -1,55 +1,29 @@
-"""Registrations of this app with the dashboard, the forms and the effect rules."""
+"""Reads of logistics: the supplies, refits and recruits panels, and the End Phase's
+ships whose food is due and units with engine hits nobody has rolled for."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.db.models import F, Q
 from django.urls import reverse
 
 import rules
 from referee.campaigns.models import Campaign
-from referee.campaigns.panels import Panel, register_panel
-from referee.fleet.forms import Kind, register_kind
 from referee.fleet.models import EngineType, Ship, Unit
-from referee.play import bindings
-from referee.play.effects import register_rule
+from referee.play import families
 from rules.tables.characters import TEMPLATES
 
 from .bindings import SHIP_PROCEDURES, UNIT_PROCEDURES
-from .forms import ShipStoresForm, UnitRefitForm
 from .models import CharacterSheet, ShipStores, UnitRefit
 
-# -- Effects the fleet's Unit stores itself (the rest are kept by the bindings' ``after``) --
-
-ENGINE_TYPES = {"ice": EngineType.ICE.value, "fusion": EngineType.FUSION.value}
-
-
-def _engine_type(obj, effect, clock):
-    value = effect["value"]
-    if not isinstance(obj, Unit) or effect["op"] != "set" or not isinstance(value, str):
-        return []
-    engine = ENGINE_TYPES.get(value.lower())
-    return [("engine_type", engine)] if engine else []
-
-
-def _jump_mp(obj, effect, clock):
-    value = effect["value"]
-    if not isinstance(obj, Unit) or effect["op"] != "set":
-        return []
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        return []
-    return [("jump_mp", value)]
-
-
-register_rule("unit", "engine_type", _engine_type)
-register_rule("unit", "jump_mp", _jump_mp)
-
-
-# -- Dashboard panels ---------------------------------------------------------------
+PANEL = "logistics/panel.html"
 
 
 def _actions(campaign: Campaign, obj, role: str, procedure_ids) -> list[tuple[str, str]]:
     """Links to the procedures this record's ship or unit can start, pre-filled from it."""
     links = []
-    for binding in bindings.for_object(obj):
+    for binding in families.bindings_for(obj):
         if binding.procedure_id in procedure_ids:
             url = reverse("play:procedure", args=[campaign.code, binding.procedure_id])
             links.append((binding.label, f"{url}?{role}={obj.code}"))
@@ -95,27 +69,33 @@ def recruits_context(campaign: Campaign) -> dict:
     return {"sheets": sheets, "units": list(Unit.objects.in_campaign(campaign))}
 
 
-register_panel(Panel("supplies", "logistics/panel.html#supplies-panel", supplies_context, order=40))
-register_panel(Panel("refits", "logistics/panel.html#refits-panel", refits_context, order=41))
-register_panel(Panel("recruits", "logistics/panel.html#recruits-panel", recruits_context, order=42))
+def ships_due_to_eat(campaign: Campaign):
+    """Ships whose food is counted automatically, with a whole day or more since it was."""
+    due = (
+        Ship.objects.in_campaign(campaign)
+        .filter(stores__auto_food=True, stores__food_accounted_to__lte=campaign.clock - timedelta(days=1))
+        .filter(Q(crew__gt=0) | Q(passengers__gt=0))
+        .select_related("stores")
+    )
+    return due.order_by("name", "stores__pk")
 
-register_kind(
-    Kind(
-        "supplies",
-        ShipStores,
-        ShipStoresForm,
-        "ship's stores",
-        "Supplies",
-        panel_template="logistics/panel.html#supplies-panel",
+
+def unchecked_engine_hits(campaign: Campaign):
+    """Each ICE unit once for every engine hit it took and nobody has rolled for, in order,
+    until one destroys it (read again after each roll: the roll changes what is left)."""
+    units = (
+        Unit.objects.in_campaign(campaign)
+        .filter(engine_type=EngineType.ICE, engine_hits__gt=0)
+        .filter(
+            Q(refit__isnull=True) | Q(refit__destroyed=False, engine_hits__gt=F("refit__engine_hits_checked"))
+        )
+        .order_by("name", "pk")
     )
-)
-register_kind(
-    Kind(
-        "refits",
-        UnitRefit,
-        UnitRefitForm,
-        "unit refit",
-        "Low-tech 'Mechs and special vehicles",
-        panel_template="logistics/panel.html#refits-panel",
-    )
-)
+    for unit in units:
+        while True:
+            unit.refresh_from_db()
+            refit = UnitRefit.objects.filter(unit=unit).first()
+            checked = refit.engine_hits_checked if refit is not None else 0
+            if (refit is not None and refit.destroyed) or unit.engine_hits <= checked:
+                break
+            yield unit

@@ -1,0 +1,29 @@
+"""Reads of booby traps: the dashboard panel."""
+
+from __future__ import annotations
+
+from referee.play.selectors import with_actions
+
+from .models import BoobyTrap, WeaponChart
+
+PANEL_TEMPLATE = "boobytraps/panel.html#boobytraps-panel"
+
+
+def panel_context(campaign) -> dict:
+    traps = BoobyTrap.objects.in_campaign(campaign).select_related(
+        "star_system", "torp_chart", "drone_chart", "phaser_chart"
+    )
+    return {
+        "traps": with_actions(campaign, traps),
+        "charts": WeaponChart.objects.in_campaign(campaign).order_by("weapon_type", "name"),
+    }
+
+
+def traps_to_reload(campaign) -> list[BoobyTrap]:
+    """Every trap with a drone rack short of full (it regains 1 space per rack, IR107.342)."""
+    traps = BoobyTrap.objects.in_campaign(campaign).exclude(drone_racks=[]).order_by("name", "id")
+    return [trap for trap in traps if _needs_reload(trap)]
+
+
+def _needs_reload(trap: BoobyTrap) -> bool:
+    return any(rack["loaded"] < rack["capacity"] for rack in trap.drone_racks)

@@ -1,0 +1,218 @@
+"""Rule families: what each one brings to the house, declared once and read in one place.
+
+A family (booby traps, terrain, jump drives...) is one :class:`Family` object: the
+headings of its procedures in the catalogue, its dashboard panels, the kinds of record
+the GM keeps for it, the effect rules that land the engine's effects on those records,
+the bindings that tie its procedures to them, and the steps it runs at every End Phase.
+
+The families are found once, at start-up (``PlayConfig.ready``): the core families in
+``referee/play/bindings/*.py`` and a ``family.py`` in every installed app, each defining
+``FAMILY``. ``FAMILIES`` is then the whole plugin list, like healthchecks' ``TRANSPORTS``.
+The recipe for a new one is ``docs/adding-a-rule-family.md``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.apps import apps
+from django.db import models
+from django.utils.module_loading import module_has_submodule
+
+import rules
+from referee.campaigns.models import Campaign
+from referee.fleet.forms import Kind
+
+from . import bindings
+from .bindings import Binding
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A panel of the GM's dashboard: ``template`` is rendered with ``context(campaign)``
+    under ``name`` (its element id is ``<name>-panel``)."""
+
+    name: str
+    template: str  # e.g. "boobytraps/panel.html#boobytraps-panel"
+    context: Callable[[Campaign], Any]
+    order: int = 100
+
+
+# An effect rule turns (record, effect, context, **placeholders) into changes: (field, value)
+# pairs for the record the effect targets, or (record, field, value) for another record.
+Apply = Callable[..., list[tuple]]
+
+
+@dataclass(frozen=True)
+class EffectRule:
+    """How one engine effect lands on what the campaign stores.
+
+    ``field`` is the effect's field, or with ``pattern`` a regular expression whose named
+    groups are passed to ``apply`` as keywords. With ``procedure`` the rule holds only for
+    that procedure's effects (and comes before a rule for every procedure). An effect no
+    rule takes, or whose rule returns no change, stays pending: shown to the GM, never guessed.
+    """
+
+    target: str  # the engine's effect target: "ship", "booby_trap", "campaign"...
+    field: str
+    apply: Apply
+    pattern: bool = False
+    procedure: str = ""
+
+    def match(self, target: str, field: str, procedure: str) -> dict | None:
+        if target != self.target or (self.procedure and procedure != self.procedure):
+            return None
+        if not self.pattern:
+            return {} if field == self.field else None
+        found = re.fullmatch(self.field, field)
+        return found.groupdict() if found else None
+
+
+@dataclass(frozen=True)
+class EndPhaseStep:
+    """At every End Phase, ``binding``'s procedure is resolved for each record ``records``
+    finds (the record fills the binding's first role), with the inputs pre-filled as on
+    the GM's form and ``inputs(record, campaign)`` on top."""
+
+    binding: Binding
+    records: Callable[[Campaign], Iterable[models.Model]]
+    inputs: Callable[[models.Model, Campaign], dict] | None = None
+    visibility: str | None = None  # None: the binding's own default
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    title: str
+    # The catalogue's headings of the procedure families it binds ("jump": "Jump drives").
+    procedure_titles: Mapping[str, str] = field(default_factory=dict)
+    panels: tuple[Panel, ...] = ()
+    kinds: tuple[Kind, ...] = ()
+    effects: tuple[EffectRule, ...] = ()
+    bindings: tuple[Binding, ...] = ()
+    end_phase: tuple[EndPhaseStep, ...] = ()
+
+
+FAMILIES: list[Family] = []
+_BINDINGS: dict[str, Binding] = {}
+_KINDS: dict[str, Kind] = {}
+_PANELS: list[Panel] = []
+_TITLES: dict[str, str] = {}
+_RULES: dict[tuple[str, str, str], EffectRule] = {}
+_PATTERNS: list[EffectRule] = []
+_END_PHASE: list[EndPhaseStep] = []
+
+
+def _check_binding(binding: Binding) -> None:
+    if binding.procedure_id in _BINDINGS:
+        raise ValueError(f"{binding.procedure_id} bound twice")
+    procedure = rules.get(binding.procedure_id)  # only engine procedures can be bound
+    clash = {r.name for r in binding.roles} | {e.name for e in binding.extras}
+    clash &= {i.name for i in procedure.contract.inputs}
+    if clash:
+        raise ValueError(f"{binding.procedure_id}: role names {sorted(clash)} are also engine inputs")
+
+
+def register(family: Family) -> Family:
+    """Add a family to the house; two families may not claim the same thing."""
+    if any(f.name == family.name for f in FAMILIES):
+        raise ValueError(f"family {family.name} registered twice")
+    for binding in family.bindings:
+        _check_binding(binding)
+        _BINDINGS[binding.procedure_id] = binding
+    for kind in family.kinds:
+        if kind.slug in _KINDS:
+            raise ValueError(f"record kind {kind.slug} declared twice")
+        _KINDS[kind.slug] = kind
+    for panel in family.panels:
+        if any(p.name == panel.name for p in _PANELS):
+            raise ValueError(f"panel {panel.name} declared twice")
+        _PANELS.append(panel)
+    _PANELS.sort(key=lambda p: (p.order, p.name))
+    for procedure_family, title in family.procedure_titles.items():
+        if procedure_family in _TITLES:
+            raise ValueError(f"procedures {procedure_family} have two titles")
+        _TITLES[procedure_family] = title
+    for rule in family.effects:
+        if rule.pattern:
+            _PATTERNS.append(rule)
+            continue
+        key = (rule.target, rule.field, rule.procedure)
+        if key in _RULES:
+            raise ValueError(f"effect {rule.target}.{rule.field} has two rules")
+        _RULES[key] = rule
+    _END_PHASE.extend(family.end_phase)
+    FAMILIES.append(family)
+    return family
+
+
+def discover() -> None:
+    """Register every family: the core ones in ``play/bindings``, then each installed
+    app's ``family`` module, in ``INSTALLED_APPS`` order (the End Phase runs in this order)."""
+    if FAMILIES:
+        return
+    names = [f"{bindings.__name__}.{m.name}" for m in pkgutil.iter_modules(bindings.__path__)]
+    names += [
+        f"{config.name}.family"
+        for config in apps.get_app_configs()
+        if module_has_submodule(config.module, "family")
+    ]
+    for name in names:
+        register(importlib.import_module(name).FAMILY)
+
+
+# -- Reading the house ------------------------------------------------------------------
+
+
+def binding(procedure_id: str) -> Binding:
+    """The procedure's binding; a plain calculator when no family binds it.
+    An unknown procedure is a ``rules.InputError``."""
+    rules.get(procedure_id)
+    return _BINDINGS.get(procedure_id) or Binding(procedure_id)
+
+
+def bindings_for(obj: models.Model) -> list[Binding]:
+    """The bindings whose first role this record can fill (its Roll… menu)."""
+    return [b for b in _BINDINGS.values() if b.roles and b.label and b.roles[0].accepts(obj)]
+
+
+def kinds() -> dict[str, Kind]:
+    """Every kind of record the GM keeps, by slug, in the order the families declare them."""
+    return dict(_KINDS)
+
+
+def kind(slug: str) -> Kind | None:
+    return _KINDS.get(slug)
+
+
+def panels() -> list[Panel]:
+    return list(_PANELS)
+
+
+def procedure_title(procedure_family: str) -> str:
+    """The catalogue's heading for a procedure family ("jump" -> "Jump drives")."""
+    return _TITLES.get(procedure_family, procedure_family)
+
+
+def effect_rule(target: str, field: str, procedure: str = "") -> Callable[..., list[tuple]] | None:
+    """The rule for one effect: a rule of this procedure first, then one for every procedure;
+    within each, an exact field before a pattern."""
+    for scope in dict.fromkeys((procedure, "")):
+        if (target, field, scope) in _RULES:
+            return _RULES[target, field, scope].apply
+        for rule in _PATTERNS:
+            groups = rule.match(target, field, procedure) if rule.procedure == scope else None
+            if groups is not None:
+                return lambda obj, effect, ctx, rule=rule, groups=groups: rule.apply(
+                    obj, effect, ctx, **groups
+                )
+    return None
+
+
+def end_phase_steps() -> list[EndPhaseStep]:
+    return list(_END_PHASE)

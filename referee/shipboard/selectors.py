@@ -1,0 +1,25 @@
+"""Reads of shipboard combat: the dashboard panel and the End Phase's open breaches and leaks."""
+
+from __future__ import annotations
+
+from referee.play.selectors import with_actions
+
+from .models import Compartment
+
+PANEL = "shipboard/panel.html#compartments-panel"
+
+
+def compartments(campaign) -> list[Compartment]:
+    compartments = Compartment.objects.in_campaign(campaign).prefetch_related("surfaces")
+    return with_actions(campaign, compartments)
+
+
+def open_breaches(campaign):
+    """Every breach still open (bulkheads close at 50,000 Pa)."""
+    found = Compartment.objects.in_campaign(campaign).filter(breach_points__gt=0, pressure_pa__gt=0)
+    return found.order_by("ship__name", "name")
+
+
+def leaking_fuel_lines(campaign):
+    found = Compartment.objects.in_campaign(campaign).filter(fuel_line_crits__gt=0)
+    return found.order_by("ship__name", "name")
