@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from referee.campaigns.models import Campaign
 
+from .integrity import EXPORT_FORMAT, Closing, entry_json
 from .models import LogEntry, Numbering
 
 CSV_COLUMNS = [
@@ -53,16 +54,6 @@ def _entries(campaign: Campaign, role: str, first_turn: int | None, last_turn: i
     )
 
 
-def entry_json(entry: LogEntry) -> dict:
-    """An entry as exported: what its hash covers, plus its place in the chain."""
-    return {
-        **entry.hash_payload(),
-        "revealed_at": entry.revealed_at.isoformat(timespec="microseconds") if entry.revealed_at else None,
-        "prev_hash": entry.prev_hash,
-        "hash": entry.hash,
-    }
-
-
 def _modifiers(result: dict) -> str:
     return "; ".join(
         f"{k}={v:+d}" if isinstance(v, int) and not isinstance(v, bool) else f"{k}={v}"
@@ -103,7 +94,6 @@ def json_chunks(campaign: Campaign, entries, *, partial: bool) -> Iterator[str]:
         "partial": partial,
         "format": "referee-log/1",
     }
-    from .integrity import EXPORT_FORMAT, Closing  # integrity reads entries through this module
 
     yield json.dumps(header)[:-1] + ', "entries": ['
     closing = Closing(kind=EXPORT_FORMAT, campaign_code=str(campaign.code), partial=partial)

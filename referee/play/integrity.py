@@ -1,6 +1,6 @@
 """Checking a turn log's hash chain, from the database or from a JSON export.
 
-The checks are pure functions over entries in the export's shape (``exports.entry_json``):
+The checks are pure functions over entries in the export's shape (``entry_json``, which the exports write):
 the payload the hash covers, plus ``revealed_at``, ``prev_hash`` and ``hash``. The
 ``verify_log`` command and the GM's verify page both use them, so a file a player
 downloaded and the live database are judged by the same rules."""
@@ -15,13 +15,22 @@ from dataclasses import dataclass
 
 from referee.campaigns.models import Campaign
 
-from .exports import entry_json
 from .models import GENESIS_HASH, LogEntry, UnrecordableValue, canonical_json, chain_hash, log_key
 
 EXPORT_FORMAT = "referee-log/1"
 # What an exported entry carries beyond what its hash covers.
 CHAIN_KEYS = frozenset({"revealed_at", "prev_hash", "hash"})
 HASH_TEXT = re.compile(r"[0-9a-f]{64}")
+
+
+def entry_json(entry: LogEntry) -> dict:
+    """An entry as exported: what its hash covers, plus its place in the chain."""
+    return {
+        **entry.hash_payload(),
+        "revealed_at": entry.revealed_at.isoformat(timespec="microseconds") if entry.revealed_at else None,
+        "prev_hash": entry.prev_hash,
+        "hash": entry.hash,
+    }
 
 
 class IntegrityError(ValueError):
