@@ -29,7 +29,13 @@ import time
 from pathlib import Path
 
 DATABASE_NAME = "referee"
-USER = "postgres"
+USER = "postgres"  # the server's superuser: creates the roles and the database, nothing else
+# The app runs as APP_ROLE, which owns nothing: it reads and writes rows but cannot
+# TRUNCATE, drop or alter a table or disable a trigger, and may only reveal log entries.
+# Migrations run as OWNER_ROLE, which owns the database and its tables (manage.py migrate
+# switches to it by itself; see referee.play.dbroles).
+OWNER_ROLE = "referee_owner"
+APP_ROLE = "referee_app"
 
 
 def _paths(datadir: Path) -> dict[str, Path]:
@@ -103,11 +109,11 @@ def socket_dir(datadir: Path) -> Path:
     return datadir
 
 
-def django_database(datadir: Path) -> dict:
+def django_database(datadir: Path, *, role: str = APP_ROLE) -> dict:
     return {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": DATABASE_NAME,
-        "USER": USER,
+        "USER": role,
         "HOST": str(socket_dir(datadir)),
         "CONN_MAX_AGE": 0,
         # One test database per test run, so parallel runs on one machine never collide.
@@ -166,9 +172,53 @@ def _create_database(datadir: Path) -> None:
     with psycopg.connect(
         host=str(socket_dir(datadir)), user=USER, dbname="postgres", autocommit=True
     ) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE_NAME]).fetchone()
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+        for role, options in ((OWNER_ROLE, "LOGIN CREATEDB"), (APP_ROLE, "LOGIN")):
+            if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role]).fetchone():
+                conn.execute(f'CREATE ROLE "{role}" {options}')
+        owner = conn.execute(
+            "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = %s", [DATABASE_NAME]
+        ).fetchone()
+        if owner is None:
+            conn.execute(f'CREATE DATABASE "{DATABASE_NAME}" OWNER "{OWNER_ROLE}"')
+        elif owner[0] != OWNER_ROLE:
+            _hand_over(datadir)
+
+
+def _hand_over(datadir: Path) -> None:
+    """A database made before the app ran under its own role: the owner role takes over
+    the database, its schema and everything in it, so migrations (as the owner) can
+    alter them and the app role need own nothing."""
+    import psycopg
+
+    with psycopg.connect(
+        host=str(socket_dir(datadir)), user=USER, dbname=DATABASE_NAME, autocommit=True
+    ) as conn:
+        conn.execute(f'ALTER DATABASE "{DATABASE_NAME}" OWNER TO "{OWNER_ROLE}"')
+        conn.execute(f'ALTER SCHEMA public OWNER TO "{OWNER_ROLE}"')
+        conn.execute(
+            f"""
+            DO $$ DECLARE item record; BEGIN
+                FOR item IN SELECT c.relname, c.relkind FROM pg_class c
+                    JOIN pg_namespace n ON n.oid = c.relnamespace
+                    WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v', 'm', 'p')
+                LOOP
+                    EXECUTE format('ALTER TABLE public.%I OWNER TO "{OWNER_ROLE}"', item.relname);
+                END LOOP;
+                FOR item IN SELECT c.relname FROM pg_class c
+                    JOIN pg_namespace n ON n.oid = c.relnamespace
+                    WHERE n.nspname = 'public' AND c.relkind = 'S'
+                        AND pg_get_userbyid(c.relowner) <> '{OWNER_ROLE}'
+                LOOP
+                    EXECUTE format('ALTER SEQUENCE public.%I OWNER TO "{OWNER_ROLE}"', item.relname);
+                END LOOP;
+                FOR item IN SELECT p.oid::regprocedure AS signature FROM pg_proc p
+                    JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public'
+                LOOP
+                    EXECUTE format('ALTER ROUTINE %s OWNER TO "{OWNER_ROLE}"', item.signature);
+                END LOOP;
+            END $$;
+            """
+        )
 
 
 def stop_server(datadir: Path) -> None:

@@ -131,7 +131,27 @@ def database_settings() -> dict:
     return embedded_pg.django_database(VAR_DIR / "pg")
 
 
+def migrate_database_settings() -> dict | None:
+    """Who runs migrations: the role that owns the tables, while the app runs as a role
+    that owns nothing (``MIGRATE_DATABASE_URL``; with the embedded server, its owner role).
+    None: migrations run as the app's own role (a single-role deployment)."""
+    url = os.environ.get("MIGRATE_DATABASE_URL")
+    if url:
+        return dj_database_url.parse(url)
+    if os.environ.get("DATABASE_URL"):
+        return None
+    from referee import embedded_pg
+
+    return embedded_pg.django_database(VAR_DIR / "pg", role=embedded_pg.OWNER_ROLE)
+
+
 DATABASES = {"default": database_settings()}
+MIGRATE_DATABASE = migrate_database_settings()
+# The role the app runs as, which migrations grant row access to (and nothing more).
+APP_DATABASE_ROLE = DATABASES["default"].get("USER", "")
+# The key of the turn log's hash chain. Set it to keep logs verifiable across a change of
+# SECRET_KEY; by default one is derived from SECRET_KEY (see referee.play.models.log_key).
+LOG_HMAC_KEY = os.environ.get("LOG_HMAC_KEY", "")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The largest form the app takes is a procedure with a GM table; anything bigger is refused

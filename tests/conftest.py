@@ -3,6 +3,8 @@
 import os
 from pathlib import Path
 
+import pytest
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -18,3 +20,19 @@ def pytest_collection_modifyitems(config, items):
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """The suite creates its database and runs as the owner role (it tampers with the log
+    as the database's owner could, to show verification catches it); the app's own role is
+    tried separately (tests/referee/play/test_db_roles.py)."""
+    from django.conf import settings
+    from django.db import connections
+
+    owner = settings.MIGRATE_DATABASE
+    if owner:
+        connections["default"].close()
+        settings.DATABASES["default"].update(
+            {key: owner[key] for key in ("USER", "PASSWORD", "HOST", "PORT") if owner.get(key)}
+        )

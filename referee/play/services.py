@@ -304,6 +304,19 @@ def campaign_phase_advance(*, campaign: Campaign, actor) -> list[LogEntry]:
         )
         summary = f"Turn {campaign.turn} begins at {campaign.clock:%Y-%m-%d %H:%M:%S}."
     changes = _save(recorder)
+    result = {}
+    if index + 1 == len(PHASE_ORDER):
+        # Each turn's end publishes the log's fingerprint (the hash of its last entry): a
+        # player who keeps it can later check any copy of the log against it
+        # (verify_log --file EXPORT --head FINGERPRINT), so no rewrite of the turns
+        # before it goes unseen, even by someone holding the server's keys.
+        last = LogEntry.objects.filter(campaign=campaign).order_by("-seq").only("hash").first()
+        fingerprint = last.hash if last else GENESIS_HASH
+        result = {"log_fingerprint": fingerprint}
+        summary += (
+            f" The log's fingerprint at the end of turn {campaign.turn - 1} is {fingerprint}: "
+            "keep it to check later copies of the log against it."
+        )
     entries = [
         log_append(
             campaign=campaign,
@@ -312,6 +325,7 @@ def campaign_phase_advance(*, campaign: Campaign, actor) -> list[LogEntry]:
             summary=summary,
             actor=actor,
             effects=changes,
+            result=result,
         )
     ]
     if campaign.phase == Phase.END:

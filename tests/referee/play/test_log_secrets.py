@@ -200,3 +200,159 @@ def test_a_gm_only_undo_of_a_revealed_entry_is_not_named_to_players(cast):
     services.log_entry_reveal(entry=secret, actor=cast.gm)
     log = cast.client("player").get(reverse("play:log", args=[cast.campaign.code])).text
     assert headings(log) == ["1"] and "undone by" not in log
+
+
+# --- the chain resists the database's owner ---------------------------------------------------
+
+
+@pytest.fixture
+def two_turns(cast):
+    """A turn with a public and a hidden roll, its end (publishing the fingerprint), more play."""
+    ship = ShipFactory(campaign=cast.campaign, kf_integrity=9, kf_integrity_max=9)
+    jump(cast, ship, NO_MISHAP)
+    jump(cast, ship, HIDDEN_DICE, Visibility.GM)
+    for _ in range(4):
+        services.campaign_phase_advance(campaign=cast.campaign, actor=cast.gm)
+    jump(cast, ship, NO_MISHAP)
+    return cast
+
+
+def published_fingerprint(cast) -> str:
+    """What a player reads at the end of a turn, in their own export."""
+    _, document = player_export(cast)
+    [end] = [e for e in document["entries"] if "log_fingerprint" in e["result"]]
+    assert end["result"]["log_fingerprint"] in end["summary"]
+    return end["result"]["log_fingerprint"]
+
+
+def verify(*args) -> tuple[int, str]:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    try:
+        call_command("verify_log", *args, stdout=out)
+    except SystemExit as exit_:
+        return exit_.code, out.getvalue()
+    return 0, out.getvalue()
+
+
+def test_each_turns_end_publishes_the_logs_fingerprint_to_players(two_turns):
+    cast = two_turns
+    fingerprint = published_fingerprint(cast)
+    end = LogEntry.objects.get(campaign=cast.campaign, result__has_key="log_fingerprint")
+    assert end.visibility == Visibility.EVERYONE and end.turn == 2
+    assert fingerprint == end.prev_hash  # the head of the log as turn 1 ended
+    markdown = b"".join(
+        cast.client("player").get(reverse("play:export", args=[cast.campaign.code, "md"])).streaming_content
+    ).decode()
+    assert fingerprint in markdown
+
+
+def test_an_export_is_checked_against_the_fingerprint_a_player_kept(two_turns, tmp_path):
+    cast = two_turns
+    fingerprint = published_fingerprint(cast)
+    path = tmp_path / "log.json"
+    path.write_text(player_export(cast)[0])
+    assert verify("--file", str(path), "--head", fingerprint)[0] == 0
+    assert verify(str(cast.campaign.code), "--head", fingerprint)[0] == 0
+    status, out = verify("--file", str(path), "--head", "ab" * 32)
+    assert status == 1 and "fingerprint you kept" in out
+
+
+def _rewrite_as_unkeyed(campaign) -> None:
+    """The database's owner rewrites the whole log with plain SHA-256 (they lack the key):
+    the hidden roll becomes a failure and every hash after it is recomputed."""
+    from django.db import connection
+
+    entries = list(LogEntry.objects.filter(campaign=campaign).select_related("campaign", "reversal_of"))
+    prev = "0" * 64
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("ALTER TABLE play_logentry DISABLE TRIGGER play_logentry_append_only")
+        for entry in entries:
+            entry.hash_scheme, entry.nonce = 1, ""
+            if entry.seq == 2:
+                entry.summary = "Nothing happened."
+            entry.prev_hash, entry.hash = prev, chain_hash(prev, entry.hash_payload())
+            prev = entry.hash
+            cursor.execute(
+                "UPDATE play_logentry SET hash_scheme = 1, nonce = '', summary = %s, prev_hash = %s, "
+                "hash = %s WHERE id = %s",
+                [entry.summary, entry.prev_hash, entry.hash, entry.pk],
+            )
+        cursor.execute("ALTER TABLE play_logentry ENABLE TRIGGER play_logentry_append_only")
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+
+
+def test_a_rewrite_of_the_whole_log_by_the_databases_owner_fails_against_a_kept_fingerprint(two_turns):
+    cast = two_turns
+    fingerprint = published_fingerprint(cast)
+    _rewrite_as_unkeyed(cast.campaign)
+    status, out = verify(str(cast.campaign.code), "--head", fingerprint)
+    assert status == 1 and "fingerprint you kept" in out and "rewritten" in out
+
+
+def _tamper(sql: str, params: list) -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("ALTER TABLE play_logentry DISABLE TRIGGER play_logentry_append_only")
+        cursor.execute(sql, params)
+        cursor.execute("ALTER TABLE play_logentry ENABLE TRIGGER play_logentry_append_only")
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+
+
+def test_a_rewritten_entry_cannot_be_rehashed_without_the_servers_key(two_turns, settings):
+    cast = two_turns
+    entry = LogEntry.objects.select_related("campaign", "reversal_of").get(campaign=cast.campaign, seq=2)
+    entry.summary = "Nothing happened."
+    settings.LOG_HMAC_KEY = "a key guessed by whoever rewrites the log"
+    forged = chain_hash(entry.prev_hash, entry.hash_payload())
+    settings.LOG_HMAC_KEY = ""
+    _tamper(
+        "UPDATE play_logentry SET summary = %s, hash = %s WHERE id = %s", [entry.summary, forged, entry.pk]
+    )
+    status, out = verify(str(cast.campaign.code))
+    assert status == 1 and out.startswith("chain broken at #2 ") and "does not match its contents" in out
+
+
+def test_an_entry_rewritten_with_the_old_unkeyed_hash_is_refused(two_turns):
+    cast = two_turns
+    entry = LogEntry.objects.select_related("campaign", "reversal_of").get(campaign=cast.campaign, seq=3)
+    entry.hash_scheme, entry.nonce = 1, ""
+    unkeyed = chain_hash(entry.prev_hash, entry.hash_payload())
+    _tamper(
+        "UPDATE play_logentry SET hash_scheme = 1, nonce = '', hash = %s WHERE id = %s", [unkeyed, entry.pk]
+    )
+    status, out = verify(str(cast.campaign.code))
+    assert status == 1 and out.startswith("chain broken at #3 ") and "unkeyed" in out
+
+
+def test_logs_written_before_keyed_hashes_still_verify_and_go_on_keyed(cast):
+    """Entries of scheme 1 (plain SHA-256, no nonce), as the first versions wrote them,
+    verify as they are; entries appended after them are keyed."""
+    from django.db import connection
+
+    ship = ShipFactory(campaign=cast.campaign, kf_integrity=9, kf_integrity_max=9)
+    old = [jump(cast, ship, NO_MISHAP) for _ in range(2)]
+    prev = "0" * 64
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("ALTER TABLE play_logentry DISABLE TRIGGER play_logentry_append_only")
+        for entry in old:
+            entry = LogEntry.objects.select_related("campaign", "reversal_of").get(pk=entry.pk)
+            entry.hash_scheme, entry.nonce, entry.prev_hash = 1, "", prev
+            entry.hash = chain_hash(prev, entry.hash_payload())
+            prev = entry.hash
+            cursor.execute(
+                "UPDATE play_logentry SET hash_scheme = 1, nonce = '', prev_hash = %s, hash = %s WHERE id = %s",
+                [entry.prev_hash, entry.hash, entry.pk],
+            )
+        cursor.execute("ALTER TABLE play_logentry ENABLE TRIGGER play_logentry_append_only")
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+    new = jump(cast, ship, NO_MISHAP)
+    assert new.hash_scheme == 2 and new.prev_hash == prev
+    assert verify(str(cast.campaign.code)) == (0, "chain holds: 3 entries\n")

@@ -67,8 +67,10 @@ def test_the_gm_walks_the_phases_into_the_next_turn_and_the_clock_moves_one_turn
         "Turn 1: Movement Phase begins.",
         "Turn 1: Combat Phase begins.",
         "Turn 1: End Phase begins.",
-        f"Turn 2 begins at {start + timedelta(seconds=90):%Y-%m-%d %H:%M:%S}.",
+        f"Turn 2 begins at {start + timedelta(seconds=90):%Y-%m-%d %H:%M:%S}. The log's fingerprint "
+        f"at the end of turn 1 is {entries[2].hash}: keep it to check later copies of the log against it.",
     ]
+    assert entries[-1].result == {"log_fingerprint": entries[2].hash}
     last = {c["field"]: (c["before"], c["after"]) for c in entries[-1].effects}
     assert last["turn"] == (1, 2) and last["phase"] == ("end", "initiative")
     assert entries[-1].actor == cast.gm

@@ -1,0 +1,147 @@
+"""The app runs as a database role that owns nothing; migrations run as the owner.
+
+The app's role can read and write rows, but it cannot empty, drop or alter the log's
+table, switch off its triggers, or delete or rewrite an entry: only reveal one."""
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from urllib.parse import quote
+
+import psycopg
+import pytest
+from django.conf import settings
+from django.db import connection
+
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.skipif(
+        not settings.MIGRATE_DATABASE,
+        reason="a single-role deployment (DATABASE_URL without MIGRATE_DATABASE_URL)",
+    ),
+]
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def params(role: str, dbname: str) -> dict:
+    db = settings.DATABASES["default"]
+    source = settings.MIGRATE_DATABASE if role == settings.MIGRATE_DATABASE["USER"] else db
+    found = {"host": db["HOST"], "port": db.get("PORT") or None, "user": role, "dbname": dbname}
+    if source.get("PASSWORD") and role == source.get("USER"):
+        found["password"] = source["PASSWORD"]
+    return {k: v for k, v in found.items() if v}
+
+
+def as_app(sql: str, dbname: str | None = None) -> None:
+    dbname = dbname or connection.settings_dict["NAME"]
+    with psycopg.connect(**params(settings.APP_DATABASE_ROLE, dbname)) as conn:
+        conn.execute(sql)
+        conn.rollback()
+
+
+REFUSED = {
+    "empty the log": "TRUNCATE play_logentry",
+    "empty the campaigns (and the log with them)": "TRUNCATE campaigns_campaign CASCADE",
+    "drop the log": "DROP TABLE play_logentry",
+    "switch off the append-only trigger": "ALTER TABLE play_logentry DISABLE TRIGGER ALL",
+    "drop the append-only trigger": "DROP TRIGGER play_logentry_append_only ON play_logentry",
+    "replace the trigger function": (
+        "CREATE OR REPLACE FUNCTION play_logentry_append_only() RETURNS trigger "
+        "AS $$ BEGIN RETURN NEW; END $$ LANGUAGE plpgsql"
+    ),
+    "delete an entry": "DELETE FROM play_logentry WHERE false",
+    "rewrite an entry": "UPDATE play_logentry SET summary = 'x', hash = 'y' WHERE false",
+    "create a table": "CREATE TABLE shadow_log (id int)",
+    "become the owner": f'SET ROLE "{(settings.MIGRATE_DATABASE or {}).get("USER")}"',
+}
+
+
+@pytest.mark.parametrize("what", sorted(REFUSED))
+def test_the_apps_role_cannot(what):
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        as_app(REFUSED[what])
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT count(*) FROM play_logentry",
+        "UPDATE play_logentry SET revealed_at = now() WHERE false",
+        "UPDATE play_logentry SET actor_id = NULL WHERE false",
+        "UPDATE fleet_ship SET kf_integrity = 0 WHERE false",
+        "DELETE FROM fleet_ship WHERE false",
+        "SELECT nextval(pg_get_serial_sequence('play_logentry', 'id'))",
+    ],
+)
+def test_the_apps_role_can_do_what_the_app_does(sql):
+    as_app(sql)
+
+
+def test_the_tables_belong_to_the_owner_role_not_the_app():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT DISTINCT tableowner FROM pg_tables WHERE schemaname = 'public'")
+        owners = {row[0] for row in cursor.fetchall()}
+    assert owners == {settings.MIGRATE_DATABASE["USER"]}
+    assert settings.APP_DATABASE_ROLE not in owners
+
+
+def _url(role: str, dbname: str) -> str:
+    p = params(role, dbname)
+    url = f"postgres://{quote(role, safe='')}@/{dbname}?host={quote(p['host'], safe='')}"
+    if p.get("port"):
+        url += f"&port={p['port']}"
+    if p.get("password"):
+        url += f"&password={quote(p['password'], safe='')}"
+    return url
+
+
+@pytest.fixture
+def deployment():
+    """A brand-new database set up as documented for DATABASE_URL deployments: the app's
+    DATABASE_URL names the role that owns nothing, MIGRATE_DATABASE_URL the owner."""
+    owner = settings.MIGRATE_DATABASE["USER"]
+    name = f"referee_roles_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(**params(owner, "postgres"), autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    env = {
+        **os.environ,
+        "DATABASE_URL": _url(settings.APP_DATABASE_ROLE, name),
+        "MIGRATE_DATABASE_URL": _url(owner, name),
+    }
+
+    def manage(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    try:
+        yield name, manage
+    finally:
+        with psycopg.connect(**params(owner, "postgres"), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_a_deployment_migrates_as_the_owner_and_serves_as_a_role_that_owns_nothing(deployment):
+    name, manage = deployment
+    migrated = manage("migrate", "--noinput")
+    assert migrated.returncode == 0, migrated.stderr
+    loaded = manage("load_demo")  # the app's own writes, log entries included, as its role
+    assert loaded.returncode == 0, loaded.stderr
+    with psycopg.connect(**params(settings.APP_DATABASE_ROLE, name)) as conn:
+        code, entries = conn.execute(
+            "SELECT c.code::text, count(e.id) FROM campaigns_campaign c "
+            "LEFT JOIN play_logentry e ON e.campaign_id = c.id GROUP BY c.code"
+        ).fetchone()
+    verified = manage("verify_log", code)
+    assert verified.returncode == 0 and verified.stdout == f"chain holds: {entries} entries\n"
+    for sql in (REFUSED["empty the log"], REFUSED["switch off the append-only trigger"]):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            as_app(sql, dbname=name)
