@@ -47,11 +47,12 @@ REFUSED = {
     "empty the campaigns (and the log with them)": "TRUNCATE campaigns_campaign CASCADE",
     "drop the log": "DROP TABLE play_logentry",
     "switch off the append-only trigger": "ALTER TABLE play_logentry DISABLE TRIGGER ALL",
-    "drop the append-only trigger": "DROP TRIGGER play_logentry_append_only ON play_logentry",
-    "replace the trigger function": (
-        "CREATE OR REPLACE FUNCTION play_logentry_append_only() RETURNS trigger "
-        "AS $$ BEGIN RETURN NEW; END $$ LANGUAGE plpgsql"
-    ),
+    "drop the append-only trigger": "DO $$ BEGIN EXECUTE (SELECT format('DROP TRIGGER %I ON play_logentry', "
+    "tgname) FROM pg_trigger WHERE tgrelid = 'play_logentry'::regclass AND tgname LIKE '%append_only%'); END $$",
+    "replace the append-only trigger's function": "DO $$ BEGIN EXECUTE (SELECT format("
+    "'CREATE OR REPLACE FUNCTION %s() RETURNS trigger AS $f$ BEGIN RETURN NEW; END $f$ LANGUAGE plpgsql', "
+    "p.proname) FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid WHERE t.tgrelid = 'play_logentry'::regclass "
+    "AND t.tgname LIKE '%append_only%'); END $$",
     "delete an entry": "DELETE FROM play_logentry WHERE false",
     "rewrite an entry": "UPDATE play_logentry SET summary = 'x', hash = 'y' WHERE false",
     "create a table": "CREATE TABLE shadow_log (id int)",

@@ -4,6 +4,7 @@ import itertools
 import json
 import re
 
+import pgtrigger
 import pytest
 from django.urls import reverse
 
@@ -268,9 +269,7 @@ def _rewrite_as_unkeyed(campaign) -> None:
 
     entries = list(LogEntry.objects.filter(campaign=campaign).select_related("campaign", "reversal_of"))
     prev = "0" * 64
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE play_logentry DISABLE TRIGGER play_logentry_append_only")
+    with pgtrigger.ignore("play.LogEntry:append_only"), connection.cursor() as cursor:
         for entry in entries:
             entry.hash_scheme, entry.nonce = 1, ""
             if entry.seq == 2:
@@ -282,8 +281,6 @@ def _rewrite_as_unkeyed(campaign) -> None:
                 "hash = %s WHERE id = %s",
                 [entry.summary, entry.prev_hash, entry.hash, entry.pk],
             )
-        cursor.execute("ALTER TABLE play_logentry ENABLE TRIGGER play_logentry_append_only")
-        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
 
 
 def test_a_rewrite_of_the_whole_log_by_the_databases_owner_fails_against_a_kept_fingerprint(two_turns):
@@ -297,12 +294,8 @@ def test_a_rewrite_of_the_whole_log_by_the_databases_owner_fails_against_a_kept_
 def _tamper(sql: str, params: list) -> None:
     from django.db import connection
 
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE play_logentry DISABLE TRIGGER play_logentry_append_only")
+    with pgtrigger.ignore("play.LogEntry:append_only"), connection.cursor() as cursor:
         cursor.execute(sql, params)
-        cursor.execute("ALTER TABLE play_logentry ENABLE TRIGGER play_logentry_append_only")
-        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
 
 
 def test_a_rewritten_entry_cannot_be_rehashed_without_the_servers_key(two_turns, settings):
@@ -339,9 +332,7 @@ def test_logs_written_before_keyed_hashes_still_verify_and_go_on_keyed(cast):
     ship = ShipFactory(campaign=cast.campaign, kf_integrity=9, kf_integrity_max=9)
     old = [jump(cast, ship, NO_MISHAP) for _ in range(2)]
     prev = "0" * 64
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE play_logentry DISABLE TRIGGER play_logentry_append_only")
+    with pgtrigger.ignore("play.LogEntry:append_only"), connection.cursor() as cursor:
         for entry in old:
             entry = LogEntry.objects.select_related("campaign", "reversal_of").get(pk=entry.pk)
             entry.hash_scheme, entry.nonce, entry.prev_hash = 1, "", prev
@@ -351,8 +342,6 @@ def test_logs_written_before_keyed_hashes_still_verify_and_go_on_keyed(cast):
                 "UPDATE play_logentry SET hash_scheme = 1, nonce = '', prev_hash = %s, hash = %s WHERE id = %s",
                 [entry.prev_hash, entry.hash, entry.pk],
             )
-        cursor.execute("ALTER TABLE play_logentry ENABLE TRIGGER play_logentry_append_only")
-        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
     new = jump(cast, ship, NO_MISHAP)
     assert new.hash_scheme == 2 and new.prev_hash == prev
     assert verify(str(cast.campaign.code)) == (0, "chain holds: 3 entries\n")
