@@ -1005,3 +1005,10 @@ def test_every_shipboard_example_resolves_quickly_and_its_odds_sum_to_one():
             continue
         rules.resolve(proc.id, proc.example)
         assert sum(rules.odds(proc.id, proc.example).values()) == 1, proc.id
+
+
+def test_bulkhead_critical_check_total_is_the_dice_plus_the_excess():
+    # C.9: a *_total key is the dice plus every modifier, as the summary prints it.
+    outcome = rules.resolve("shipboard.bulkhead_critical", {"bulkhead": "minor", "excess": 4}, [2, 2, 4])
+    assert outcome.result["check_total"] == 2 + 2 + 4
+    assert outcome.result["crits"] == 1  # 8-10: one critical hit
