@@ -29,17 +29,18 @@ def median_resolve_us(proc: rules.Procedure, repeat: int) -> float:
     return statistics.median(times) / 1_000
 
 
-def median_odds_ms(proc: rules.Procedure, repeat: int) -> float | None:
-    """None when the odds are refused (too many dice paths)."""
+def median_odds_ms(proc: rules.Procedure, repeat: int) -> tuple[float | None, bool]:
+    """(median ms, exact?); None when the odds are refused."""
     times = []
+    exact = True
     for _ in range(repeat):
         start = time.perf_counter_ns()
         try:
-            rules.odds(proc.id, proc.example)
+            exact = rules.odds(proc.id, proc.example).exact
         except rules.OddsError:
-            return None
+            return None, False
         times.append(time.perf_counter_ns() - start)
-    return statistics.median(times) / 1_000_000
+    return statistics.median(times) / 1_000_000, exact
 
 
 class Command(BaseCommand):
@@ -79,9 +80,12 @@ class Command(BaseCommand):
         procs = procs or rules.all_procedures()
 
         rows = []
+        estimated: set[str] = set()  # odds from simulated rolls, not every dice path
         for proc in procs:
             resolve_us = median_resolve_us(proc, opts["repeat"])
-            odds_ms = median_odds_ms(proc, opts["odds_repeat"])
+            odds_ms, exact = median_odds_ms(proc, opts["odds_repeat"])
+            if not exact and odds_ms is not None:
+                estimated.add(proc.id)
             rows.append((proc.id, resolve_us, odds_ms))
         if opts["sort"] == "resolve":
             rows.sort(key=lambda row: -row[1])
@@ -100,6 +104,8 @@ class Command(BaseCommand):
                 flags.append(f"SLOW resolve > {RESOLVE_TARGET_US / 1000:g} ms")
             if odds_ms is not None and odds_ms > ODDS_TARGET_MS:
                 flags.append(f"SLOW odds > {ODDS_TARGET_MS} ms")
+            if pid in estimated:
+                flags.append("odds estimated from simulated rolls")
             odds_text = "refused" if odds_ms is None else f"{odds_ms:.2f}"
             self.stdout.write(
                 f"{pid:<{width}}  {resolve_us:>10.1f}  {odds_text:>9}  {'; '.join(flags)}".rstrip()
