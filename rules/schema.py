@@ -74,10 +74,15 @@ def check_limits(value: Any, field: str) -> None:
                 stack.extend((v, depth + 1) for v in item)
 
 
+def unstorable_text(text: str) -> bool:
+    """Text a database column cannot hold: a NUL, or a lone surrogate UTF-8 cannot encode."""
+    return _UNSTORABLE.search(text) is not None
+
+
 def _check_text(text: str, field: str) -> None:
     if len(text) > MAX_TEXT:
         raise InputError(field, f"is {len(text):,} characters long; at most {MAX_TEXT} are allowed")
-    if _UNSTORABLE.search(text):
+    if unstorable_text(text):
         raise InputError(field, "contains a character that cannot be stored (a NUL or a broken character)")
 
 

@@ -6,6 +6,7 @@ import re
 
 from django import forms
 
+from referee.campaigns.forms import InputLimitsMixin
 from referee.campaigns.models import Campaign
 from referee.fleet.forms import CampaignScopedForm
 from referee.fleet.models import Ship, Unit
@@ -130,7 +131,7 @@ class BoobyTrapForm(CampaignScopedForm):
         return data
 
 
-class WeaponChartForm(forms.ModelForm):
+class WeaponChartForm(InputLimitsMixin, forms.ModelForm):
     """A 2D6 chart edited row by row; the whole chart is checked against IR107.32."""
 
     template_name = "boobytraps/chart_fields.html"  # the rows as a table
@@ -246,7 +247,7 @@ def _rational(text: str):
     return text
 
 
-class PursuitForm(forms.Form):
+class PursuitForm(InputLimitsMixin, forms.Form):
     """The turn's pursuit check for one trap: which campaign ships and units it detects
     (with range, size class, movement cost and speed), and inter-sector terrain nearby."""
 

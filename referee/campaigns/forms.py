@@ -2,18 +2,83 @@ from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
+from django.forms.fields import InvalidJSONInput, JSONString
+
+from rules import InputError
+from rules.schema import check_limits, parse_json_text, unstorable_text
 
 from . import throttle
 from .models import INVITE_DEFAULT_DAYS, INVITE_DEFAULT_USES, INVITE_LIFETIMES, INVITE_MAX_USES, Campaign
 
+# Characters of a free-text box (notes): the one text without a column length.
+MAX_NOTES = 10_000
 
-class CampaignForm(forms.ModelForm):
+
+class LimitedJSONField(forms.JSONField):
+    """JSON typed in a box, parsed within the engine's input limits: no nesting, number,
+    NUL or size can make the parser recurse, overflow or write what the database refuses."""
+
+    def to_python(self, value):
+        if self.disabled:
+            return value
+        if value in self.empty_values:
+            return None
+        if isinstance(value, (list, dict, int, float, JSONString)):
+            return value
+        try:
+            converted = parse_json_text(value, self.label or "value")
+        except InputError as error:
+            raise forms.ValidationError(f"The value {error.message}.", code="invalid") from None
+        return JSONString(converted) if isinstance(converted, str) else converted
+
+    def bound_data(self, data, initial):
+        if self.disabled:
+            return initial
+        if data is None:
+            return None
+        try:
+            return parse_json_text(data, "value")
+        except InputError:
+            return InvalidJSONInput(data)
+
+
+def limit_problem(value) -> str | None:
+    """Why a cleaned form value cannot be kept (too long, nested, unstorable), or None."""
+    if isinstance(value, str):
+        if len(value) > MAX_NOTES:
+            return f"Keep this under {MAX_NOTES:,} characters (it has {len(value):,})."
+        if unstorable_text(value):
+            return "This contains a character that cannot be stored (a NUL or a broken character)."
+    elif isinstance(value, (list, tuple, dict)):
+        try:
+            check_limits(value, "value")
+        except InputError as error:
+            return f"The value {error.message}."
+    return None
+
+
+class InputLimitsMixin:
+    """Every form that takes what a person types: JSON boxes are parsed within the input
+    limits, and no cleaned value is longer, deeper or less storable than they allow
+    (the limits are declared once, in ``rules/schema.py``)."""
+
+    def _clean_fields(self):
+        for field in self.fields.values():
+            if isinstance(field, forms.JSONField) and not isinstance(field, LimitedJSONField):
+                field.__class__ = LimitedJSONField  # the same field, parsed within the limits
+        super()._clean_fields()
+        for name, value in list(self.cleaned_data.items()):
+            if problem := limit_problem(value):
+                self.add_error(name, problem)
+
+
+class CampaignForm(InputLimitsMixin, forms.ModelForm):
     class Meta:
         model = Campaign
         fields = ["name", "year", "turn_length_s"]
 
 
-class CampaignSettingsForm(forms.ModelForm):
+class CampaignSettingsForm(InputLimitsMixin, forms.ModelForm):
     """What the GM sets by hand; turn and phase move only through the turn controls."""
 
     class Meta:

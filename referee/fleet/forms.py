@@ -8,12 +8,13 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from referee.campaigns.forms import InputLimitsMixin
 from referee.campaigns.models import Campaign, Role
 
 from .models import FACINGS, Character, Marker, Ship, StarSystem, Unit
 
 
-class CampaignScopedForm(forms.ModelForm):
+class CampaignScopedForm(InputLimitsMixin, forms.ModelForm):
     """Binds the instance to a campaign and scopes every related choice to it."""
 
     def __init__(self, *args, campaign: Campaign, **kwargs):

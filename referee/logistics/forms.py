@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from referee.campaigns.forms import InputLimitsMixin
 from referee.fleet.forms import CampaignScopedForm
 from referee.fleet.models import Ship, Unit
 
@@ -89,7 +90,7 @@ class UnitRefitForm(CampaignScopedForm):
         return cleaned
 
 
-class RecruitForm(forms.Form):
+class RecruitForm(InputLimitsMixin, forms.Form):
     """The one-click Explorer MechWarrior: a name and a unit are optional."""
 
     name = forms.CharField(max_length=100, required=False, help_text="Blank: “Explorer MechWarrior”.")

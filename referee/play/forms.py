@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import uuid
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from django import forms
 
 import rules
+from referee.campaigns.forms import InputLimitsMixin, LimitedJSONField
 from referee.campaigns.models import Campaign
 
 from .bindings import Binding
@@ -51,8 +51,9 @@ def label_for(name: str) -> str:
     return " ".join([first, *words[1:]])
 
 
-class EngineJSONField(forms.JSONField):
-    """Lists, objects and GM tables, typed as JSON; an empty box means null/default."""
+class EngineJSONField(LimitedJSONField):
+    """Lists, objects and GM tables, typed as JSON (within the input limits); an empty
+    box means null/default."""
 
     def prepare_value(self, value):
         return "" if value is None else super().prepare_value(value)
@@ -87,9 +88,18 @@ def input_field(spec) -> forms.Field:
     return EngineJSONField(widget=forms.Textarea(attrs={"rows": 3}), **common)
 
 
+# Dice typed at the table, at most: more than any procedure rolls (the largest count the
+# rules allow is a few hundred), so a pasted flood is refused before it is read.
+MAX_ENTERED_DICE = 1_000
+
+
 def parse_dice(text: str) -> list[int]:
     tokens = [t for t in re.split(r"[\s,;]+", text.strip().strip("[]")) if t]
+    if len(tokens) > MAX_ENTERED_DICE:
+        raise forms.ValidationError(f"Enter at most {MAX_ENTERED_DICE:,} dice.")
     try:
+        if any(len(t) > 3 for t in tokens):  # no die shows more than 100
+            raise ValueError
         return [int(t) for t in tokens]
     except ValueError:
         raise forms.ValidationError(
@@ -97,7 +107,18 @@ def parse_dice(text: str) -> list[int]:
         ) from None
 
 
-class ProcedureForm(forms.Form):
+def _number(text: str):
+    """A rational input typed as a plain number is that number; anything else (``1/3``) is
+    left as text for the engine to read or refuse."""
+    if len(text) > 40:
+        return text
+    for parse in (int, float):
+        with contextlib.suppress(ValueError):
+            return parse(text)
+    return text
+
+
+class ProcedureForm(InputLimitsMixin, forms.Form):
     """Roles (which ship, which target), extras, the engine's inputs, and how to roll."""
 
     dice = forms.CharField(
@@ -161,8 +182,7 @@ class ProcedureForm(forms.Form):
                     values[spec.name] = None
                 continue
             if spec.type.kind == "rational" and isinstance(value, str):
-                with contextlib.suppress(ValueError):
-                    value = json.loads(value)
+                value = _number(value)
             values[spec.name] = value
         return values
 

@@ -3,6 +3,7 @@ parallel resolutions on one campaign queue up: no lost update, no forked log cha
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Sequence
 from datetime import timedelta
@@ -35,6 +36,21 @@ PHASE_ORDER = [Phase.INITIATIVE, Phase.MOVEMENT, Phase.COMBAT, Phase.END]
 
 class PlayError(ValueError):
     """A request the rules or the log cannot honour; the message is for the GM."""
+
+
+# The most one turn-log entry may hold (its inputs, dice, result, changes and text as JSON).
+# Entries are permanent and every export carries them; no honest resolution within the
+# input limits comes near it.
+MAX_LOG_ENTRY_BYTES = 64 * 1024
+
+
+def _check_entry_size(*parts) -> None:
+    size = len(json.dumps(parts, ensure_ascii=False).encode())
+    if size > MAX_LOG_ENTRY_BYTES:
+        raise PlayError(
+            f"This would write {size / 1024:,.0f} KB to the turn log; an entry holds at most "
+            f"{MAX_LOG_ENTRY_BYTES // 1024} KB. Resolve it in smaller steps (fewer ships, units or dice)."
+        )
 
 
 def _lock(campaign: Campaign) -> Campaign:
@@ -78,6 +94,7 @@ def log_append(
         )
     except UnrecordableValue as error:
         raise PlayError(f"This cannot be recorded in the turn log: {error}.") from None
+    _check_entry_size(inputs, rolls, result, effects, pending, summary, title)
     last = LogEntry.objects.filter(campaign=campaign).order_by("-seq").only("seq", "hash").first()
     entry = LogEntry(
         campaign=campaign,
