@@ -93,9 +93,21 @@ class UnitRefitForm(CampaignScopedForm):
 class RecruitForm(InputLimitsMixin, forms.Form):
     """The one-click Explorer MechWarrior: a name and a unit are optional."""
 
-    name = forms.CharField(max_length=100, required=False, help_text="Blank: “Explorer MechWarrior”.")
-    unit = forms.ModelChoiceField(queryset=Unit.objects.none(), to_field_name="code", required=False)
+    name = forms.CharField(
+        max_length=100,
+        required=False,
+        help_text="Blank: “Explorer MechWarrior”.",
+        widget=forms.TextInput(attrs={"placeholder": "Explorer MechWarrior"}),
+    )
+    unit = forms.ModelChoiceField(
+        queryset=Unit.objects.none(),
+        to_field_name="code",
+        required=False,
+        label="Assign to unit",
+        empty_label="—",
+    )
 
     def __init__(self, *args, campaign, **kwargs):
+        kwargs.setdefault("auto_id", "recruit-%s")  # beside the dashboard's other forms
         super().__init__(*args, **kwargs)
         self.fields["unit"].queryset = Unit.objects.in_campaign(campaign)

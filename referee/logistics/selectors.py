@@ -15,6 +15,7 @@ from referee.play import families
 from rules.tables.characters import TEMPLATES
 
 from .bindings import SHIP_PROCEDURES, UNIT_PROCEDURES
+from .forms import RecruitForm
 from .models import CharacterSheet, ShipStores, UnitRefit
 
 PANEL = "logistics/panel.html"
@@ -66,7 +67,7 @@ def recruits_context(campaign: Campaign) -> dict:
                 set(values) - set(printed.get(part, {}))
             )
             setattr(s, part, [(k, values[k]) for k in order])
-    return {"sheets": sheets, "units": list(Unit.objects.in_campaign(campaign))}
+    return {"sheets": sheets, "form": RecruitForm(campaign=campaign)}
 
 
 def ships_due_to_eat(campaign: Campaign):
