@@ -118,6 +118,9 @@ def _number(text: str):
     return text
 
 
+AS_SHARED = "shared"
+
+
 class ProcedureForm(InputLimitsMixin, forms.Form):
     """Roles (which ship, which target), extras, the engine's inputs, and how to roll."""
 
@@ -126,7 +129,11 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
         label="Dice rolled at the table",
         help_text="For “Enter dice”: every die in the order the procedure rolls them, e.g. 6 6 2 3.",
     )
-    visibility = forms.ChoiceField(choices=Visibility.choices, initial=Visibility.EVERYONE)
+    visibility = forms.ChoiceField(
+        choices=[(AS_SHARED, "As shared: GM only if it involves an unshared record"), *Visibility.choices],
+        initial=AS_SHARED,
+        required=False,
+    )
     # One per rendered form: a second submit of the same form (a double click) returns the
     # first resolution instead of rolling again.
     request_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
@@ -185,6 +192,11 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
                 value = _number(value)
             values[spec.name] = value
         return values
+
+    def chosen_visibility(self) -> str | None:
+        """Everyone or GM only when the GM chose so; None to follow sharing."""
+        value = self.cleaned_data.get("visibility")
+        return value if value in Visibility.values else None
 
     def subjects(self) -> dict[str, str]:
         return {n: self.cleaned_data[n].code for n in self.role_names if self.cleaned_data.get(n)}

@@ -11,13 +11,13 @@ from typing import Any
 
 from django.apps import apps
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 import rules
 from referee.campaigns.models import Campaign, Phase
 
-from . import families
+from . import families, sharing
 from .bindings import Binding, Context
 from .effects import ChangeRecorder, apply_effects, from_json, to_json
 from .models import (
@@ -180,9 +180,11 @@ def procedure_resolve(
     pending = apply_effects(list(outcome.effects), ctx.targets(binding), ctx, recorder, procedure_id)
     if binding.after:
         binding.after(ctx, outcome, recorder)
+    involved = [*ctx.objects.values(), *ctx.extras.values(), *(obj for obj, _ in recorder.dirty.values())]
     changes = _save(recorder)
-    if visibility is None:
-        visibility = Visibility.GM if binding.secret(ctx) else Visibility.EVERYONE
+    if visibility is None:  # as shared: GM-only when players cannot see every record involved
+        private = binding.secret(ctx) or sharing.unshared(involved)
+        visibility = Visibility.GM if private else Visibility.EVERYONE
     data = outcome.to_dict()
     return log_append(
         campaign=campaign,
@@ -205,7 +207,7 @@ def _subject_record(ctx: Context) -> dict:
     """Which campaign objects the resolution was about, kept with its inputs."""
     record = {f"@{name}": {"code": str(obj.code), "name": str(obj)} for name, obj in ctx.objects.items()}
     for name, value in ctx.extras.items():
-        if value is not None:
+        if isinstance(value, models.Model):
             record[f"@{name}"] = {"code": str(value.code), "name": str(value)}
     return record
 

@@ -18,8 +18,8 @@ from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.forms import CampaignSettingsForm
 from referee.campaigns.models import Campaign
 
-from . import bindings, exports, families, services
-from .forms import ProcedureForm
+from . import bindings, exports, families, services, sharing
+from .forms import AS_SHARED, ProcedureForm
 from .models import LogEntry, Numbering
 from .selectors import log_page, membership_for_poll, player_context, poll_version
 
@@ -72,14 +72,17 @@ def _initial(binding, ctx) -> dict:
         values[name] = obj.code
     for name, obj in ctx.extras.items():
         values[name] = obj.code
-    values["visibility"] = "gm" if ctx.objects and binding.secret(ctx) else "everyone"
+    values["visibility"] = "gm" if ctx.objects and binding.secret(ctx) else AS_SHARED
     return values
 
 
 def _page(request: htmx.HtmxHttpRequest, campaign, binding, form, *, refresh: bool = False) -> HttpResponse:
     """The procedure's page (only its form for a ``refresh``); a submitted form comes
     back 422 with its errors and what was typed, replacing itself."""
+    ctx = _context_from(binding, campaign, request.POST if form.is_bound else request.GET)
     context = {
+        # Named before the roll: what players would read of if the GM chose Everyone.
+        "unshared": sharing.names(sharing.unshared([*ctx.objects.values(), *ctx.extras.values()])),
         "campaign": campaign,
         "binding": binding,
         "procedure": binding.procedure,
@@ -121,7 +124,7 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
             actor=request.user,
             subjects=form.subjects(),
             extras=form.extras(),
-            visibility=form.cleaned_data["visibility"],
+            visibility=form.chosen_visibility(),
             request_key=form.cleaned_data["request_key"],
         )
     except (rules.InputError, rules.DiceError, services.PlayError) as error:

@@ -86,7 +86,7 @@ class TestThePage:
         page = cast.client("gm").get(procedure_url(cast) + f"?trap={hidden.code}")
         assert re.search(r'<option value="gm" selected', page.text)
         page = cast.client("gm").get(procedure_url(cast) + f"?trap={shared.code}")
-        assert re.search(r'<option value="everyone" selected', page.text)
+        assert re.search(r'<option value="shared" selected', page.text)
 
     def test_the_dashboard_offers_generate_on_each_trap(self, cast):
         trap = BoobyTrapFactory(campaign=cast.campaign, name="Wanderer")

@@ -32,7 +32,9 @@ def log(cast):
     clock advance; turn 3: one jump. 13 entries, seq 7 secret."""
     cast.campaign.name = "Tukayyid"
     cast.campaign.save()
-    ship = ShipFactory(campaign=cast.campaign, name="Waterloo", kf_integrity=20, kf_integrity_max=20)
+    ship = ShipFactory(
+        campaign=cast.campaign, name="Waterloo", kf_integrity=20, kf_integrity_max=20, shared=True
+    )
 
     def jump(dice, **extra):
         return services.procedure_resolve(

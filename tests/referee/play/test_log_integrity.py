@@ -24,7 +24,7 @@ NO_MISHAP = [3, 4]
 @pytest.fixture
 def logged(cast):
     """Five entries: two jumps, a phase advance, a secret jump, an undo."""
-    ship = ShipFactory(campaign=cast.campaign, kf_integrity=9, kf_integrity_max=9)
+    ship = ShipFactory(campaign=cast.campaign, kf_integrity=9, kf_integrity_max=9, shared=True)
     resolve = {"campaign": cast.campaign, "procedure_id": "jump.malfunction", "inputs": {}, "actor": cast.gm}
     first = services.procedure_resolve(**resolve, dice=MICRO_FRACTURES, subjects={"ship": ship.code})
     services.procedure_resolve(**resolve, dice=NO_MISHAP, subjects={"ship": ship.code})
