@@ -85,7 +85,9 @@ def invite_create(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResp
     form = InviteForm(request.POST)
     if not form.is_valid():
         error = " ".join(f"{form[name].label}: {' '.join(errors)}" for name, errors in form.errors.items())
-        return _dashboard_panel(request, campaign, "invites-panel", error=error, status=422, form=form)
+        return _dashboard_panel(
+            request, campaign, "invites-panel", error=error, status=htmx.INVALID, form=form
+        )
     services.invite_create(
         campaign=campaign,
         created_by=request.user,
