@@ -150,14 +150,16 @@ def _start_server(datadir: Path, *, attempts: int = 20) -> None:
     # cleanup_mode=None: our watchdog, not pgserver's atexit, decides when to stop.
     server = get_server(datadir, cleanup_mode=None)
     # pgserver remembers the server it started in this process and does not look again, so a
-    # long-running process restarts a crashed server itself. Right after a kill -9 the old
-    # server's backends may still hold its shared memory for a moment: PostgreSQL refuses to
-    # start until they are gone, so try again briefly.
+    # long-running process restarts a crashed server itself (re-checking, as a first start
+    # does, that the server's own user can still reach the data directory). Right after a
+    # kill -9 the old server's backends may still hold its shared memory for a moment:
+    # PostgreSQL refuses to start until they are gone, so try again briefly.
     for attempt in range(attempts):
         if postmaster_pid(datadir) is not None:
             break
         try:
             with server._lock:
+                server.ensure_pgdata_inited()
                 server.ensure_postgres_running()
         except (subprocess.SubprocessError, AssertionError):
             if attempt == attempts - 1:
@@ -166,12 +168,26 @@ def _start_server(datadir: Path, *, attempts: int = 20) -> None:
     _create_database(datadir)
 
 
-def _create_database(datadir: Path) -> None:
+def _connect_when_ready(datadir: Path, *, timeout: float = 60.0):
+    """A connection to the server's maintenance database. A server restarted after a crash
+    replays its journal before it listens (longer than pg_ctl waits on a busy machine), so
+    refusals are retried while it is starting."""
     import psycopg
 
-    with psycopg.connect(
-        host=str(socket_dir(datadir)), user=USER, dbname="postgres", autocommit=True
-    ) as conn:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return psycopg.connect(
+                host=str(socket_dir(datadir)), user=USER, dbname="postgres", autocommit=True
+            )
+        except psycopg.OperationalError:
+            if time.monotonic() > deadline or postmaster_pid(datadir) is None:
+                raise
+            time.sleep(0.2)
+
+
+def _create_database(datadir: Path) -> None:
+    with _connect_when_ready(datadir) as conn:
         for role, options in ((OWNER_ROLE, "LOGIN CREATEDB"), (APP_ROLE, "LOGIN")):
             if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role]).fetchone():
                 conn.execute(f'CREATE ROLE "{role}" {options}')

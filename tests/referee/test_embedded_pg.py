@@ -1,10 +1,12 @@
 """The embedded PostgreSQL survives a killed run: the next start works, nothing is orphaned."""
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -47,12 +49,20 @@ def wait_until(predicate, timeout: float = 30) -> bool:
 
 
 @pytest.fixture
-def datadir(tmp_path_factory):
-    base = tmp_path_factory.mktemp("pg")
-    os.chmod(base, 0o755)
-    datadir = base / "pg"
-    yield datadir
-    embedded_pg.stop_server(datadir)
+def own_var_dir():
+    """A var/ of its own for a server that starts twice. Not under pytest's temporary root:
+    other test runs on the machine make that private again (the server's own user could
+    then not reach its data on the second start) and delete old runs' folders."""
+    base = Path(tempfile.mkdtemp(prefix="referee-restart-test-"))
+    base.chmod(0o755)
+    yield base
+    embedded_pg.stop_server(base / "pg")
+    shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+def datadir(own_var_dir):
+    return own_var_dir / "pg"
 
 
 def test_a_sigkilled_run_neither_blocks_the_next_start_nor_orphans_the_server(datadir):
@@ -108,10 +118,9 @@ SERVERS = {
 
 @pytest.mark.parametrize("server", SERVERS)
 def test_a_server_restarts_a_killed_database_on_the_next_request_and_owns_it_while_it_runs(
-    server, tmp_path_factory
+    server, own_var_dir
 ):
-    base = tmp_path_factory.mktemp("var")
-    os.chmod(base, 0o755)
+    base = own_var_dir
     datadir = base / "pg"
     port = free_port()
     env = {**os.environ, "REFEREE_VAR_DIR": str(base), "REFEREE_PG_GRACE": "1"}
