@@ -342,3 +342,28 @@ def test_the_odds_of_the_largest_dice_counts_are_counted_not_enumerated():
     bruise = rules.odds("gforce.tactical", {"mode": "mechwarrior", "thrust_points": gforce.MAX_THRUST_POINTS})
     assert sum(bruise.values()) == 1
     assert min(bruise) == 30 and max(bruise) == 180
+
+
+# --- The command line -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args,field",
+    [
+        (["--input", "mode=mechwarrior", "--input", "thrust_points=" + "[" * 100_000], "thrust_points"),
+        (["--inputs-json", '{"mode": ' + "[" * 100_000 + "}"], "inputs"),
+        (["--input", "mode=mechwarrior", "--input", "thrust_points=1e308"], "thrust_points"),
+        (["--input", "mode=mechwarrior", "--input", "thrust_points=NaN"], "thrust_points"),
+        (["--input", "mode=mechwarrior", "--input", "thrust_points=" + "9" * 5_000], "thrust_points"),
+    ],
+)
+def test_the_command_line_refuses_hostile_inputs_with_exit_status_2(args, field):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    err = StringIO()
+    with pytest.raises(SystemExit) as info:
+        call_command("resolve", "gforce.tactical", *args, stdout=StringIO(), stderr=err)
+    assert info.value.code == 2
+    assert err.getvalue().startswith(f"InputError: {field}:")

@@ -10,10 +10,13 @@ from django.core.management.base import BaseCommand, CommandParser
 import rules
 
 
-def parse_input_value(text: str):
-    """JSON when it parses (3, 2.5, true, null, [1,2], {"a":1}, "x"); else the plain string."""
+def parse_input_value(text: str, name: str = "input"):
+    """JSON when it parses (3, 2.5, true, null, [1,2], {"a":1}, "x"); else the plain string.
+    What it parses to is then held to the input limits like any other input."""
     try:
         return json.loads(text)
+    except RecursionError:  # nested thousands deep: past any limit, refused as such
+        raise rules.InputError(name, "is nested too deeply") from None
     except ValueError:
         return text
 
@@ -71,6 +74,8 @@ class Command(BaseCommand):
         if opts["inputs_json"] is not None:
             try:
                 inputs = json.loads(opts["inputs_json"])
+            except RecursionError:
+                raise rules.InputError("inputs", "--inputs-json is nested too deeply") from None
             except ValueError as e:
                 raise rules.InputError("inputs", f"--inputs-json is not valid JSON ({e})") from None
             if not isinstance(inputs, dict):
@@ -79,7 +84,7 @@ class Command(BaseCommand):
             name, sep, value = item.partition("=")
             if not sep:
                 raise rules.InputError(name or "input", f"--input {item!r} needs the form name=value")
-            inputs[name] = parse_input_value(value)
+            inputs[name] = parse_input_value(value, name)
         proc = rules.get(opts["procedure_id"])  # an unknown id is reported before anything else
         proc.normalise(inputs)  # C.2: a bad input is reported even when --dice is also bad
         dice = None if opts["dice"] is None else parse_dice(opts["dice"])
