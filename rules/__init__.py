@@ -3,7 +3,8 @@
 Public interface (rules catalogue, section C)::
 
     rules.resolve(procedure_id, inputs, dice=None) -> rules.Outcome
-    rules.odds(procedure_id, inputs, key=None) -> {value: Fraction}
+    rules.odds(procedure_id, inputs, key=None) -> rules.Odds, a {value: probability} dict:
+        exact Fractions, or (``.exact`` false) an estimate from simulated rolls with its ``.margin``
     rules.InputError, rules.DiceError, rules.PROCEDURE_IDS
 
 It imports nothing from ``referee`` and touches no database.
@@ -12,7 +13,7 @@ It imports nothing from ``referee`` and touches no database.
 from . import procedures as _procedures  # noqa: F401  (registers every procedure)
 from .dice import Dice, FixedDice, RandomDice, Roll, SeededDice
 from .errors import DiceError, InputError, OddsError
-from .odds import odds
+from .odds import Odds, odds
 from .registry import CATALOGUE_ORDER, Outcome, Procedure, all_procedures, get, resolve
 
 PROCEDURE_IDS = tuple(p.id for p in all_procedures())
@@ -24,6 +25,7 @@ __all__ = [
     "DiceError",
     "FixedDice",
     "InputError",
+    "Odds",
     "OddsError",
     "Outcome",
     "Procedure",

@@ -237,6 +237,12 @@ def test_every_registered_contract_is_the_catalogues_contract_block():
             (i.name, i.default) for i in theirs.inputs
         ], proc.id
         assert proc.contract.dice.strip() == theirs.dice.strip(), proc.id
+        # Verbatim: the comments on result keys, the effects and the refusals too.
+        assert [(k.name, k.help) for k in proc.contract.result] == [
+            (k.name, k.help) for k in theirs.result
+        ], proc.id
+        assert proc.contract.effects.strip() == theirs.effects.strip(), proc.id
+        assert proc.contract.errors.strip() == theirs.errors.strip(), proc.id
 
 
 # ---------------------------------------------------------------- C.2 inputs, over every procedure
