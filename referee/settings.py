@@ -140,7 +140,7 @@ def migrate_database_settings() -> dict | None:
         return dj_database_url.parse(url)
     if os.environ.get("DATABASE_URL"):
         return None
-    from referee import embedded_pg
+    from referee import embedded_pg  # only without DATABASE_URL, like database_settings()
 
     return embedded_pg.django_database(VAR_DIR / "pg", role=embedded_pg.OWNER_ROLE)
 

@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from django.conf import settings
 from django.db import connections
 
+from .models import LogEntry
+
 # The log's columns the app may change: a reveal, and forgetting a deleted user.
 LOG_UPDATABLE = ("revealed_at", "actor_id")
 
@@ -59,7 +61,6 @@ def grant_app_role(alias: str = "default") -> None:
         cursor.execute("SELECT current_user")
         if cursor.fetchone()[0] == role:
             return  # a single-role deployment: the app owns its tables
-        from .models import LogEntry
 
         log = quote(LogEntry._meta.db_table)
         app = quote(role)
