@@ -1,0 +1,119 @@
+"""Fill the benchmark's throwaway database: the demo campaign scaled up, sessions for its
+GM and player, and the pages' costs measured in process."""
+
+from __future__ import annotations
+
+import statistics
+import time
+import uuid
+from itertools import cycle
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.db import connection, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils.crypto import get_random_string
+
+from referee.campaigns.demo import DEMO_LOGINS, demo_campaign_load
+from referee.campaigns.models import Campaign
+from referee.fleet.models import Ship, Unit
+from referee.play.models import LogEntry
+
+
+def fill(*, ships: int, units: int, entries: int) -> dict:
+    from importlib import import_module
+
+    from referee.play.management.commands import bench_export
+
+    campaign, _ = demo_campaign_load()
+    gm = campaign.memberships.get(user__username=DEMO_LOGINS["gm"][0]).user
+    player = campaign.memberships.get(user__username=DEMO_LOGINS["player"][0]).user
+    resolve_ship = Ship.objects.create(
+        campaign=campaign,
+        name="Bench jumper",
+        kind="jumpship",
+        kf_integrity=30000,
+        kf_integrity_max=30000,
+        drive_charged=True,
+        shared=True,
+    )
+    templates = list(Ship.objects.filter(campaign=campaign).exclude(pk=resolve_ship.pk))
+    more_ships = max(ships - len(templates) - 1, 0)
+    Ship.objects.bulk_create(
+        [_copy(t, f"{t.name} {n + 2}") for n, t in zip(range(more_ships), cycle(templates), strict=False)]
+    )
+    unit_templates = list(Unit.objects.filter(campaign=campaign))
+    more_units = max(units - len(unit_templates), 0)
+    Unit.objects.bulk_create(
+        [
+            _copy(t, f"{t.name} {n + 2}")
+            for n, t in zip(range(more_units), cycle(unit_templates), strict=False)
+        ]
+    )
+    if entries:
+        with transaction.atomic():  # the campaign is touched once per 5000-row insert
+            bench_export._fill_log(campaign, entries, 5000)
+        Campaign.objects.filter(pk=campaign.pk).update(turn=1 + entries // 40)
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    campaign.refresh_from_db()
+    return {
+        "campaign": str(campaign.code),
+        "state_version": campaign.state_version,
+        "gm_session": _session(store, gm),
+        "player_session": _session(store, player),
+        "csrf": get_random_string(32),
+        "resolve_ship": str(resolve_ship.code),
+        "pages": page_costs(campaign, gm, player, str(resolve_ship.code)),
+    }
+
+
+def _copy(template, name: str):
+    fields = {f.attname: getattr(template, f.attname) for f in template._meta.concrete_fields}
+    return type(template)(**{**fields, "id": None, "code": uuid.uuid4(), "name": name})
+
+
+def _session(store, user) -> str:
+    session = store()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+def page_costs(campaign: Campaign, gm, player, ship_code: str) -> dict:
+    """Queries and median milliseconds of each page, rendered in process."""
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    code = campaign.code
+    last = LogEntry.objects.filter(campaign=campaign).order_by("-seq").values_list("seq", flat=True).first()
+    clients = {"gm": Client(), "player": Client()}
+    clients["gm"].force_login(gm)
+    clients["player"].force_login(player)
+    pages = {
+        "GM dashboard": ("gm", f"/c/{code}/", {}),
+        "player page": ("player", f"/c/{code}/", {}),
+        "procedure form": ("gm", f"/c/{code}/play/jump.malfunction/?ship={ship_code}", {}),
+        "log page": ("gm", f"/c/{code}/log/", {}),
+        "entry page": ("player", f"/c/{code}/log/{last or 1}/", {}),
+        "status poll, nothing changed": ("player", f"/c/{code}/status/?v={campaign.state_version}", {}),
+        "status poll after a change": ("player", f"/c/{code}/status/?v=0", {}),
+    }
+    costs = {}
+    for name, (who, url, headers) in pages.items():
+        client = clients[who]
+        response = client.get(url, headers={"HX-Request": "true"} if "poll" in name else headers)
+        if response.status_code not in (200, 204):
+            raise RuntimeError(f"{name}: {response.status_code}")
+        with CaptureQueriesContext(connection) as queries:
+            client.get(url, headers={"HX-Request": "true"} if "poll" in name else headers)
+        count = len(queries)  # read now: the next request empties the connection's query log
+        times = []
+        for _ in range(5):
+            started = time.perf_counter()
+            client.get(url, headers={"HX-Request": "true"} if "poll" in name else headers)
+            times.append((time.perf_counter() - started) * 1000)
+        costs[name] = {"queries": count, "ms": statistics.median(times)}
+    return costs
