@@ -4,15 +4,18 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from referee.campaigns.models import Campaign, Phase
 from referee.fleet.models import Ship
 from referee.play import services
 from referee.play.models import LogEntry, Visibility
-from tests.factories import ShipFactory
+from tests.factories import MembershipFactory, ShipFactory
 from tests.referee.conftest import htmx
 
 pytestmark = pytest.mark.django_db
@@ -218,21 +221,68 @@ def test_any_change_a_player_could_see_moves_the_version(cast):
     assert status(cast.client("player"), cast, version).status_code == 200
 
 
-def test_the_204_poll_costs_one_query_beyond_the_session_and_the_user(cast):
+def test_the_204_poll_costs_one_query_and_writes_no_session(cast):
     player = cast.client("player")
     version = fresh(cast.campaign).state_version
     status(player, cast, version)  # warm up: content types, prepared plans
     with CaptureQueriesContext(connection) as queries:
-        assert status(player, cast, version).status_code == 204
-    assert len(queries) <= 3, [q["sql"] for q in queries]
-    assert any("state_version" in q["sql"] for q in queries)
+        response = status(player, cast, version)
+    assert response.status_code == 204
+    assert len(queries) == 1, [q["sql"] for q in queries]
+    assert "state_version" in queries[0]["sql"] and "django_session" in queries[0]["sql"]
+    assert "Set-Cookie" not in response.headers
 
 
-def test_the_204_poll_stays_within_three_queries(cast, django_assert_max_num_queries):
+def test_the_204_poll_stays_within_one_query(cast, django_assert_max_num_queries):
     player = cast.client("player")
     version = fresh(cast.campaign).state_version
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(1):
         assert status(player, cast, version).status_code == 204
+
+
+def test_a_poll_with_a_stale_or_odd_version_gets_the_panel_not_a_204(cast):
+    player = cast.client("player")
+    version = fresh(cast.campaign).state_version
+    for odd in (version - 1, "", "abc", f"{version}\x00", " " + str(version), "9" * 400):
+        response = status(player, cast, odd)
+        assert response.status_code == 200, odd
+        assert 'id="status-panel"' in response.text
+
+
+def test_the_quick_poll_trusts_no_session_that_no_longer_holds(cast):
+    """A password change logs the user out everywhere, an inactive user is nobody, an
+    expired session is nothing: the quick answer falls through to the usual checks."""
+    version = fresh(cast.campaign).state_version
+    player = cast.client("player")
+    cast.player.set_password("a new secret passphrase")
+    cast.player.save()
+    assert status(player, cast, version).status_code == 404
+
+    player = cast.client("player")
+    cast.player.is_active = False
+    cast.player.save()
+    assert status(player, cast, version).status_code == 404
+
+    cast.player.is_active = True
+    cast.player.save()
+    player = cast.client("player")
+    Session.objects.update(expire_date=timezone.now() - timedelta(seconds=1))
+    assert status(player, cast, version).status_code == 404
+
+
+def test_a_forged_session_cookie_gets_nothing(cast):
+    version = fresh(cast.campaign).state_version
+    for cookie in ("x" * 32, "", "'; DROP TABLE django_session; --", "a" * 500):
+        client = Client()
+        client.cookies["sessionid"] = cookie
+        assert status(client, cast, version).status_code == 404
+
+
+def test_a_member_of_another_campaign_cannot_poll_this_one(cast):
+    other = MembershipFactory(role="gm").user
+    client = Client()
+    client.force_login(other)
+    assert status(client, cast, fresh(cast.campaign).state_version).status_code == 404
 
 
 @pytest.mark.parametrize("who,code", [("anonymous", 404), ("outsider", 404)])
