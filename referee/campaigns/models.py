@@ -38,6 +38,18 @@ BUMP_STATE_VERSION = pgtrigger.Trigger(
 )
 
 
+# After each committed change of a campaign, tell the servers holding players' live
+# streams (referee.play.live). The payload is the campaign's public code and nothing more:
+# no version, no field, nothing about what changed. Notifications with one payload in one
+# transaction arrive once, at commit; a rolled-back change sends none.
+NOTIFY_CHANGED = pgtrigger.Trigger(
+    name="notify_changed",
+    when=pgtrigger.After,
+    operation=pgtrigger.Update,
+    func="PERFORM pg_notify('referee_campaign', NEW.code::text); RETURN NULL;",
+)
+
+
 class Campaign(models.Model):
     code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     name = models.CharField(max_length=120)
@@ -58,7 +70,7 @@ class Campaign(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
-        triggers = [BUMP_STATE_VERSION]
+        triggers = [BUMP_STATE_VERSION, NOTIFY_CHANGED]
         constraints = [
             models.CheckConstraint(condition=Q(turn__gte=1), name="campaign_turn_from_1"),
             models.CheckConstraint(condition=Q(turn_length_s__gte=1), name="campaign_turn_length_positive"),

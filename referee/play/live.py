@@ -1,4 +1,5 @@
-"""What keeps players' pages live: the cheap "nothing changed" answer of the status poll.
+"""What keeps players' pages live: the cheap "nothing changed" answer of the status poll,
+and server-sent events that tell an open page its campaign changed.
 
 Every open player page asks about once a second whether its campaign moved past the
 version it shows. The usual path costs three queries (session, user, membership) and
@@ -11,13 +12,25 @@ to the usual path, which answers as before."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import hashlib
+import logging
+import re
+from collections import defaultdict
+
+import psycopg
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.models import Session
-from django.db import connection
-from django.http import HttpRequest
+from django.core.handlers.asgi import ASGIRequest
+from django.db import close_old_connections, connection, connections
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from psycopg.conninfo import make_conninfo
 
 from referee.campaigns.models import Campaign, Membership
 
@@ -70,3 +83,194 @@ def unchanged_for_member(request: HttpRequest, code, version: str) -> bool:
         expected = get_user_model()(password=password).get_session_auth_hash()
         return constant_time_compare(session_hash, expected) and str(state_version) == version
     return False
+
+
+# --- server-sent events: players' pages told of changes as they happen ------------------------
+
+CHANNEL = "referee_campaign"  # see campaigns.models.NOTIFY_CHANGED: a campaign's code, nothing more
+HEARTBEAT_S = 20.0  # a comment line this often keeps proxies from closing an idle stream
+logger = logging.getLogger(__name__)
+
+
+class Listener:
+    """One ``LISTEN`` connection per server process, woken by PostgreSQL after each committed
+    change of a campaign, fanning the news out to that campaign's open streams.
+
+    GMs' streams hear of every change (``changed``: re-fetch). Players' streams hear only
+    of changes to what they see: on a notification the listener renders the players' status
+    panel once (for all of that campaign's players on this server, as the status poll would
+    render it for each) and sends it to them (``panel``) only when it differs from the last
+    one, so a GM-only roll moves nothing on a player's wire, and a thousand players cost one
+    render instead of a thousand requests. It keeps who is listening and a digest of the
+    last panel, never campaign state."""
+
+    def __init__(self) -> None:
+        self.streams: dict[tuple[str, str], set[asyncio.Queue]] = defaultdict(set)
+        self.digests: dict[str, str] = {}
+        self.checking: dict[str, asyncio.Task] = {}
+        self.recheck: set[str] = set()
+        self.task: asyncio.Task | None = None
+        self.connected = asyncio.Event()
+
+    def start(self) -> None:
+        if self.task is None or self.task.done():
+            # A context of its own: this task outlives the request that happened to start it.
+            self.task = asyncio.get_running_loop().create_task(self._listen(), context=contextvars.Context())
+
+    async def subscribe(self, code: str, role: str) -> asyncio.Queue:
+        self.start()
+        if role != "gm" and not self._has(code, "player"):
+            self.digests[code] = _digest(await player_panel(code))
+        queue: asyncio.Queue = asyncio.Queue(maxsize=1)  # changes coalesce: one wake-up is enough
+        self.streams[(code, "gm" if role == "gm" else "player")].add(queue)
+        return queue
+
+    def unsubscribe(self, code: str, role: str, queue: asyncio.Queue) -> None:
+        key = (code, "gm" if role == "gm" else "player")
+        streams = self.streams.get(key)
+        if streams is not None:
+            streams.discard(queue)
+            if not streams:
+                del self.streams[key]
+        if not self._has(code, "player"):
+            self.digests.pop(code, None)
+
+    def _has(self, code: str, role: str) -> bool:
+        return bool(self.streams.get((code, role)))
+
+    def _send(self, code: str, role: str, event: str) -> None:
+        for queue in self.streams.get((code, role), ()):
+            if queue.full():  # the reader is behind: only the newest news matters
+                queue.get_nowait()
+            queue.put_nowait(event)
+
+    def changed(self, code: str) -> None:
+        self._send(code, "gm", CHANGED)
+        if not self._has(code, "player"):
+            return
+        if code in self.checking:  # a check is running: run one more after it
+            self.recheck.add(code)
+            return
+        self.checking[code] = asyncio.get_running_loop().create_task(
+            self._check_players(code), context=contextvars.Context()
+        )
+
+    async def _check_players(self, code: str) -> None:
+        try:
+            while True:
+                self.recheck.discard(code)
+                try:
+                    html = await player_panel(code)
+                except Exception:
+                    logger.warning("Could not render what players see; they re-fetch it", exc_info=True)
+                    self._send(code, "player", CHANGED)
+                else:
+                    digest = _digest(html)
+                    if digest != self.digests.get(code) and self._has(code, "player"):
+                        self.digests[code] = digest
+                        self._send(code, "player", panel_event(html))
+                if code not in self.recheck:
+                    return
+        finally:
+            self.checking.pop(code, None)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(_conninfo(), autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.connected.set()
+                    for code in {code for code, _role in self.streams}:  # missed while away
+                        self.changed(code)
+                    async for notice in conn.notifies():
+                        self.changed(notice.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.warning("Live updates lost their database connection; reconnecting", exc_info=True)
+            self.connected.clear()
+            await asyncio.sleep(1.0)
+
+
+@sync_to_async(thread_sensitive=False)
+def player_panel(code: str) -> str:
+    """The status panel every player of the campaign sees, as the status poll renders it."""
+    from referee.campaigns.views import player_context
+
+    close_old_connections()  # this worker thread serves no request that would do it
+    try:
+        campaign = Campaign.objects.filter(code=code).first()
+        if campaign is None:
+            return ""
+        return render_to_string("campaigns/player.html#status-panel", player_context(campaign))
+    finally:
+        close_old_connections()
+
+
+VERSION_IN_URL = re.compile(r"\?v=\d+")
+CHANGED = "event: changed\ndata: \n\n"
+
+
+def _digest(html: str) -> str:
+    """What players see, without the version the panel polls from (it moves on GM-only
+    changes too)."""
+    return hashlib.sha256(VERSION_IN_URL.sub("", html).encode()).hexdigest()
+
+
+def panel_event(html: str) -> str:
+    return "event: panel\n" + "".join(f"data: {line}\n" for line in html.splitlines()) + "\n"
+
+
+_listeners: dict[asyncio.AbstractEventLoop, Listener] = {}
+
+
+def listener() -> Listener:
+    loop = asyncio.get_running_loop()
+    if loop not in _listeners:
+        _listeners[loop] = Listener()
+    return _listeners[loop]
+
+
+def _conninfo() -> str:
+    db = connections["default"].settings_dict
+    params = {
+        "dbname": db["NAME"],
+        "user": db.get("USER") or None,
+        "password": db.get("PASSWORD") or None,
+        "host": db.get("HOST") or None,
+        "port": db.get("PORT") or None,
+    }
+    return make_conninfo(**{k: v for k, v in params.items() if v})
+
+
+async def live_stream(request: HttpRequest, code) -> HttpResponse:
+    """``text/event-stream`` for a campaign's members: after each change its reader can see,
+    the new status panel (``panel``, players) or a bare ``changed`` (GMs), see ``Listener``.
+    Served by the ASGI server; under WSGI it answers 204, which tells the browser not to
+    retry, so the page keeps polling."""
+    if not isinstance(request, ASGIRequest):
+        return HttpResponse(status=204)
+    user = await request.auser()
+    if not user.is_authenticated:
+        raise Http404("No such campaign")
+    membership = await Membership.objects.filter(campaign__code=code, user=user).only("role").afirst()
+    if membership is None:
+        raise Http404("No such campaign")
+    hub, key, role = listener(), str(code), membership.role
+    queue = await hub.subscribe(key, role)
+
+    async def events():
+        try:
+            yield "retry: 3000\n: connected\n\n"
+            while True:
+                try:
+                    yield await asyncio.wait_for(queue.get(), timeout=HEARTBEAT_S)
+                except TimeoutError:
+                    yield ": still here\n\n"
+        finally:
+            hub.unsubscribe(key, role, queue)
+
+    response = StreamingHttpResponse(events(), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy must pass each event on at once
+    return response

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import live, views
 
 app_name = "play"
 
@@ -16,5 +16,6 @@ urlpatterns = [
     path("c/<uuid:code>/turn/next-phase/", views.phase_advance, name="next-phase"),
     path("c/<uuid:code>/turn/clock/", views.clock_advance, name="clock"),
     path("c/<uuid:code>/status/", views.status_poll, name="status"),
+    path("c/<uuid:code>/live/", live.live_stream, name="live"),
     path("c/<uuid:code>/settings/", views.campaign_settings, name="settings"),
 ]

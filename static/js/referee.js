@@ -11,3 +11,29 @@ document.addEventListener("htmx:responseError", (event) => {
   document.querySelector("main").prepend(box);
   setTimeout(() => box.remove(), 8000);
 });
+
+// Players' live status: server-sent events bring the new status panel (or say "changed",
+// and the panel re-fetches what this reader may see). While the stream is open the panel does not poll;
+// where there is no stream (a plain WSGI server answers 204, or the connection drops)
+// the panel's once-a-second poll carries on.
+(() => {
+  const panel = document.getElementById("status-panel");
+  if (!panel || !panel.dataset.liveUrl || !window.EventSource) return;
+  const refresh = () => {
+    const current = document.getElementById("status-panel");
+    if (current) htmx.trigger(current, "live-changed");
+  };
+  const source = new EventSource(panel.dataset.liveUrl);
+  source.addEventListener("open", () => {
+    window.refereeLive = true;
+    refresh(); // whatever changed between the page's rendering and the stream's opening
+  });
+  source.addEventListener("changed", refresh);
+  source.addEventListener("panel", (event) => {
+    const current = document.getElementById("status-panel");
+    if (current) htmx.swap(current, event.data, { swapStyle: "outerHTML" });
+  });
+  source.addEventListener("error", () => {
+    window.refereeLive = false;
+  });
+})();
