@@ -254,6 +254,9 @@ async def live_stream(request: HttpRequest, code) -> HttpResponse:
     if not user.is_authenticated:
         raise Http404("No such campaign")
     membership = await Membership.objects.filter(campaign__code=code, user=user).only("role").afirst()
+    # An open stream holds no database connection: the one this request's thread used for
+    # the checks above goes back now, not when the stream ends hours later.
+    await sync_to_async(connections.close_all)()
     if membership is None:
         raise Http404("No such campaign")
     hub, key, role = listener(), str(code), membership.role
