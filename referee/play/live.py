@@ -35,13 +35,14 @@ from psycopg.conninfo import make_conninfo
 from referee.campaigns.models import Campaign, Membership
 
 from .models import LogEntry
+from .selectors import player_context, poll_version
 
 DB_SESSIONS = "django.contrib.sessions.backends.db"
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"  # get_user(): an active user, by id
 
 
-def _poll_sql() -> str:
-    """The session, each member's credentials, and the version each member's role sees
+def _member_sql() -> str:
+    """The session, each member's credentials and role, and the version each role sees
     (``selectors.poll_version``: players' leaves out the campaign's hidden entries)."""
     user = get_user_model()._meta.db_table
     hidden = (
@@ -49,7 +50,7 @@ def _poll_sql() -> str:
         f"AND h.visibility = 'gm' AND h.revealed_at IS NULL)"
     )
     return (
-        f"SELECT s.session_data, m.user_id, u.password, "
+        f"SELECT s.session_data, m.user_id, u.password, m.role, "
         f"CASE WHEN m.role = 'gm' THEN c.state_version ELSE c.state_version - {hidden} END "
         f"FROM {Session._meta.db_table} s "
         f"JOIN {Campaign._meta.db_table} c ON c.code = %s "
@@ -59,30 +60,40 @@ def _poll_sql() -> str:
     )
 
 
-def unchanged_for_member(request: HttpRequest, code, version: str) -> bool:
-    """True when the visitor is signed in, a member of campaign ``code``, and its state
-    is still at ``version``: one round trip to the database, no session write."""
-    if settings.SESSION_ENGINE != DB_SESSIONS or not version.isdigit():
-        return False
-    session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-    if not session_key or len(session_key) > 40:
-        return False
-    with connection.cursor() as cursor:
-        cursor.execute(_poll_sql(), [str(code), session_key, timezone.now()])
-        rows = cursor.fetchall()
+def _session_key(request: HttpRequest) -> str | None:
+    if settings.SESSION_ENGINE != DB_SESSIONS:
+        return None
+    key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    return key if key and len(key) <= 40 else None
+
+
+def _membership_of(request: HttpRequest, rows: list) -> tuple[str, int] | None:
+    """(role, state_version) when the session in ``rows`` holds for one of the members, as
+    ``django.contrib.auth.get_user`` would judge it; else None."""
     if not rows:
-        return False
+        return None
     session = request.session.decode(rows[0][0])
     backend = session.get(BACKEND_SESSION_KEY)
     if backend != MODEL_BACKEND or backend not in settings.AUTHENTICATION_BACKENDS:
-        return False
+        return None
     user_id, session_hash = str(session.get(SESSION_KEY)), session.get(HASH_SESSION_KEY) or ""
-    for _data, member_id, password, state_version in rows:
-        if str(member_id) != user_id:
-            continue
-        expected = get_user_model()(password=password).get_session_auth_hash()
-        return constant_time_compare(session_hash, expected) and str(state_version) == version
-    return False
+    for _data, member_id, password, role, state_version in rows:
+        if str(member_id) == user_id:
+            expected = get_user_model()(password=password).get_session_auth_hash()
+            return (role, state_version) if constant_time_compare(session_hash, expected) else None
+    return None
+
+
+def unchanged_for_member(request: HttpRequest, code, version: str) -> bool:
+    """True when the visitor is signed in, a member of campaign ``code``, and its state
+    is still at ``version``: one round trip to the database, no session write."""
+    session_key = _session_key(request)
+    if session_key is None or not version.isdigit():
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute(_member_sql(), [str(code), session_key, timezone.now()])
+        membership = _membership_of(request, cursor.fetchall())
+    return membership is not None and str(membership[1]) == version
 
 
 # --- server-sent events: players' pages told of changes as they happen ------------------------
@@ -111,6 +122,30 @@ class Listener:
         self.recheck: set[str] = set()
         self.task: asyncio.Task | None = None
         self.connected = asyncio.Event()
+        self.db: psycopg.AsyncConnection | None = None  # for the streams' membership checks
+        self.db_lock = asyncio.Lock()
+
+    async def member_role(self, request: HttpRequest, code) -> str | None:
+        """The visitor's role in campaign ``code`` (None for outsiders), checked over this
+        process's one query connection: open streams hold no database connection, and a
+        thousand of them opening at once queue for one instead of opening a thousand."""
+        session_key = _session_key(request)
+        if session_key is None:
+            return None
+        async with self.db_lock:
+            for attempt in (1, 2):
+                try:
+                    if self.db is None or self.db.closed:
+                        self.db = await psycopg.AsyncConnection.connect(_conninfo(), autocommit=True)
+                    cursor = await self.db.execute(_member_sql(), [str(code), session_key, timezone.now()])
+                    rows = await cursor.fetchall()
+                    break
+                except psycopg.OperationalError:
+                    self.db = None
+                    if attempt == 2:
+                        raise
+        membership = _membership_of(request, rows)
+        return membership[0] if membership else None
 
     def start(self) -> None:
         if self.task is None or self.task.done():
@@ -195,14 +230,13 @@ class Listener:
 @sync_to_async(thread_sensitive=False)
 def player_panel(code: str) -> str:
     """The status panel every player of the campaign sees, as the status poll renders it."""
-    from referee.campaigns.views import player_context
-
     close_old_connections()  # this worker thread serves no request that would do it
     try:
         campaign = Campaign.objects.filter(code=code).first()
         if campaign is None:
             return ""
-        return render_to_string("campaigns/player.html#status-panel", player_context(campaign))
+        context = {**player_context(campaign), "poll_version": poll_version(campaign, "player")}
+        return render_to_string("campaigns/player.html#status-panel", context)
     finally:
         close_old_connections()
 
@@ -250,16 +284,11 @@ async def live_stream(request: HttpRequest, code) -> HttpResponse:
     retry, so the page keeps polling."""
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)
-    user = await request.auser()
-    if not user.is_authenticated:
+    hub = listener()
+    role = await hub.member_role(request, code)
+    if role is None:
         raise Http404("No such campaign")
-    membership = await Membership.objects.filter(campaign__code=code, user=user).only("role").afirst()
-    # An open stream holds no database connection: the one this request's thread used for
-    # the checks above goes back now, not when the stream ends hours later.
-    await sync_to_async(connections.close_all)()
-    if membership is None:
-        raise Http404("No such campaign")
-    hub, key, role = listener(), str(code), membership.role
+    key = str(code)
     queue = await hub.subscribe(key, role)
 
     async def events():
