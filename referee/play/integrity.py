@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -310,14 +311,12 @@ def verify_export(document: dict, *, head: str | None = None) -> ChainReport:
 
 
 def campaign_entries(campaign: Campaign) -> Iterator[dict]:
-    """A campaign's whole log from the database, as exported, in seq order."""
-    entries = (
-        LogEntry.objects.in_campaign(campaign)
-        .select_related("campaign", "reversal_of")
-        .order_by("seq")
-        .iterator(chunk_size=2000)
-    )
-    return (entry_json(entry) for entry in entries)
+    """A campaign's whole log from the database, as exported, in seq order: PostgreSQL
+    writes each batch of entries as JSON text, parsed here in one call per batch."""
+    from .exports import Selection, json_entry_batches
+
+    for _last, text, _hashes in json_entry_batches(Selection(campaign, "gm", None, None)):
+        yield from json.loads(f"[{text}]")
 
 
 def verify_campaign(campaign: Campaign, *, head: str | None = None) -> ChainReport:

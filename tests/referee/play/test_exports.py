@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.http import StreamingHttpResponse
 from django.urls import reverse
 
-from referee.play import services
+from referee.play import exports, integrity, services
 from referee.play.models import LogEntry, Visibility
 from tests.factories import ShipFactory
 
@@ -327,3 +327,81 @@ def test_huge_integral_floats_hash_as_the_database_returns_them():
     assert canonical_json({"x": 1e16, "y": [2.5, 3e20]}) == canonical_json(
         {"x": 10**16, "y": [2.5, 3 * 10**20]}
     )
+
+
+# --- written by PostgreSQL, read back exactly ----------------------------------------------------
+
+
+def test_the_json_postgresql_writes_is_each_entry_exactly_as_the_model_exports_it(log):
+    services.log_entry_reverse(entry=LogEntry.objects.get(campaign=log.campaign, seq=13), actor=log.gm)
+    services.log_entry_reveal(entry=LogEntry.objects.get(campaign=log.campaign, seq=7), actor=log.gm)
+    document = json.loads(body(export(log, "gm", "json")))
+    expected = [
+        exports.entry_json(e)
+        for e in LogEntry.objects.filter(campaign=log.campaign).select_related("campaign", "reversal_of")
+    ]
+    assert document["entries"] == expected
+    assert any(e["reversal_of_seq"] == 13 for e in document["entries"])
+    assert any(e["revealed_at"] for e in document["entries"])
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "md"])
+def test_an_export_longer_than_one_batch_is_the_same_as_in_one(log, fmt, monkeypatch):
+    whole = body(export(log, "gm", fmt))
+    monkeypatch.setattr(exports, "BATCH", 2)
+    assert body(export(log, "gm", fmt)) == whole
+
+
+def test_a_long_log_exported_in_batches_still_verifies(log, tmp_path, monkeypatch):
+    monkeypatch.setattr(exports, "BATCH", 3)
+    path = tmp_path / "log.json"
+    path.write_text(body(export(log, "gm", "json")))
+    code, out = verify_file(path)
+    assert code == 0 and "chain holds: 13 entries" in out
+    assert integrity.verify_campaign(log.campaign).checked == 13
+
+
+@pytest.fixture
+def hostile(cast):
+    """Names and text a clumsy or hostile GM might type."""
+    cast.campaign.name = "<script>alert('c')</script> & co"
+    cast.campaign.save()
+    ship = ShipFactory(
+        campaign=cast.campaign, name='<img src=x onerror="alert(1)">', kf_integrity=20, kf_integrity_max=20
+    )
+    entry = services.procedure_resolve(
+        campaign=cast.campaign,
+        procedure_id="jump.malfunction",
+        inputs={},
+        dice=MICRO_FRACTURES,
+        actor=cast.gm,
+        subjects={"ship": ship.code},
+    )
+    services.campaign_clock_advance(
+        campaign=cast.campaign, seconds=60, reason='a, "quoted"\nline <b>two</b>\n## Turn 99', actor=cast.gm
+    )
+    return cast, entry
+
+
+def test_markdown_escapes_html_in_names_and_text(hostile):
+    cast, _entry = hostile
+    text = body(export(cast, "gm", "md"))
+    assert "<script" not in text and "<img" not in text and "<b>" not in text
+    assert text.startswith("# &lt;script&gt;alert('c')&lt;/script&gt; &amp; co: turn log\n")
+    assert '&lt;img src=x onerror="alert(1)"&gt;' in text
+    # A line break typed into a note cannot start a heading of its own.
+    assert [line for line in text.splitlines() if line.startswith("## ")] == ["## Turn 1"]
+
+
+def test_markdown_shows_no_null_or_python_words(hostile):
+    text = body(export(hostile[0], "gm", "md"))
+    for word in ("None", "null", "True", "False"):
+        assert f" {word}" not in text and f"{word} " not in text, word
+
+
+def test_csv_quotes_commas_quotes_and_line_breaks_and_reads_back_exactly(hostile):
+    cast, _entry = hostile
+    rows = csv_rows(export(cast, "gm", "csv"))
+    summaries = dict(LogEntry.objects.filter(campaign=cast.campaign).values_list("seq", "summary"))
+    assert {int(r["seq"]): r["outcome"] for r in rows} == summaries
+    assert any("\n" in s and '"' in s for s in summaries.values())
