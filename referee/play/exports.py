@@ -32,7 +32,7 @@ CSV_COLUMNS = [
     "target",
     "outcome",
 ]
-BATCH = 5000
+BATCH = 2000  # entries per query: memory holds one batch's text, whatever the log's length
 LOG = LogEntry._meta.db_table
 
 
@@ -126,24 +126,36 @@ ENTRY_JSON = f"""CASE WHEN e.hash_scheme >= 2
     THEN json_build_object('hash_scheme', e.hash_scheme, 'nonce', e.nonce, {_ENTRY_FIELDS})::text
     ELSE json_build_object({_ENTRY_FIELDS})::text END"""
 
+# One CSV line per roll: what belongs to the entry is computed and quoted once per entry
+# (``head``, ``mods``, ``target``, ``outcome``), what belongs to the roll once per roll.
+CSV_ENTRY_RAW = f"""SELECT e.seq, e.number, e.turn, e.phase, e.procedure, e.summary, e.rolls,
+        {_iso_short("e.game_time")} AS game_time, coalesce({MODIFIERS}, '') AS mods,
+        coalesce({TARGET}, '') AS target
+    FROM ({{batch}}) e OFFSET 0"""  # OFFSET 0: computed here once, not inlined into every use
+CSV_ENTRY = f"""SELECT e.seq, e.rolls,
+        e.number::text || ',' || e.turn::text || ',' || {_csv("e.phase")} || ',' || {_csv("e.game_time")}
+            || ',' || {_csv("e.procedure")} AS head,
+        {_csv("e.mods")} AS mods, {_csv("e.target")} AS target, {_csv("e.summary")} AS outcome
+    FROM ({CSV_ENTRY_RAW}) e OFFSET 0"""
 CSV_LINE = (
-    " || ',' || ".join(
+    "e.head || ',' || "
+    + " || ',' || ".join(
         [
-            "e.number::text",
-            "e.turn::text",
-            _csv("e.phase"),
-            _csv(_iso_short("e.game_time")),
-            _csv("e.procedure"),
-            _csv("coalesce(x.roll ->> 'label', '')"),
-            _csv(f"coalesce({_dice('x.roll')}, '')"),
-            _csv(f"coalesce({MODIFIERS}, '')"),
-            _csv("coalesce(x.roll ->> 'total', '')"),
-            _csv(f"coalesce({TARGET}, '')"),
-            _csv("e.summary"),
+            _csv("x.label"),
+            _csv("x.dice"),
+            "e.mods",
+            _csv("x.total"),
+            "e.target",
+            "e.outcome",
         ]
     )
     + " || E'\\r\\n'"
 )
+CSV_ROLLS = f"""SELECT coalesce(r.roll ->> 'label', '') AS label, coalesce({_dice("r.roll")}, '') AS dice,
+        coalesce(r.roll ->> 'total', '') AS total, r.n
+    FROM jsonb_array_elements(
+        CASE WHEN jsonb_array_length({ROLLS}) > 0 THEN {ROLLS} ELSE '[null]'::jsonb END
+    ) WITH ORDINALITY AS r(roll, n)"""
 
 
 def _phase_names() -> str:
@@ -241,10 +253,7 @@ def entries_for_export(
 def csv_chunks(selection: Selection) -> Iterator[str]:
     yield ",".join(CSV_COLUMNS) + "\r\n"
     build = f"""SELECT max(e.seq), string_agg({CSV_LINE}, '' ORDER BY e.seq, x.n)
-        FROM ({{batch}}) e
-        LEFT JOIN LATERAL jsonb_array_elements(
-            CASE WHEN jsonb_array_length({ROLLS}) > 0 THEN {ROLLS} ELSE '[null]'::jsonb END
-        ) WITH ORDINALITY AS x(roll, n) ON true"""
+        FROM ({CSV_ENTRY}) e CROSS JOIN LATERAL ({CSV_ROLLS}) x"""
     for _last, text in selection.batches(build):
         yield text
 

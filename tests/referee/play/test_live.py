@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 from urllib.parse import quote
 
@@ -185,9 +186,12 @@ def test_outsiders_get_no_stream(cast, asgi_server, who):
     stream.close()
 
 
-def test_under_a_wsgi_server_the_stream_answers_204_so_the_page_keeps_polling(cast):
-    response = cast.client("player").get(live_url(cast))
-    assert response.status_code == 204
+def test_under_a_wsgi_server_the_stream_answers_204_so_the_page_keeps_polling(cast, live_server):
+    request = urllib.request.Request(
+        live_server.url + live_url(cast), headers={"Cookie": f"sessionid={signed_in_session(cast.player)}"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 204
     page = cast.client("player").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
     assert f'data-live-url="{live_url(cast)}"' in page
     assert 'hx-trigger="every 1s [!window.refereeLive], live-changed"' in page
