@@ -173,7 +173,25 @@ class UtilityMechRole(Role):
     """Any 'Mech can be chosen; its menu offers the table only when its refit says utility 'Mech."""
 
     def accepts(self, obj) -> bool:
-        return super().accepts(obj) and UnitRefit.objects.filter(unit_id=obj.pk, utility=True).exists()
+        if not super().accepts(obj):
+            return False
+        known = obj.__dict__.get(UTILITY_MECH)
+        if known is not None:
+            return known
+        return UnitRefit.objects.filter(unit_id=obj.pk, utility=True).exists()
+
+    def prepare(self, objects) -> None:
+        """One query for a page of units instead of one per 'Mech."""
+        units = [obj for obj in objects if Role.accepts(self, obj)]
+        if units:
+            utility = set(
+                UnitRefit.objects.filter(unit__in=units, utility=True).values_list("unit_id", flat=True)
+            )
+            for unit in units:
+                unit.__dict__[UTILITY_MECH] = unit.pk in utility
+
+
+UTILITY_MECH = "_is_utility_mech"  # set by UtilityMechRole.prepare on the units it read
 
 
 class FusionMechRole(Role):

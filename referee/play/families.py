@@ -29,7 +29,7 @@ from referee.campaigns.models import Campaign
 from referee.fleet.forms import Kind
 
 from . import bindings
-from .bindings import Binding
+from .bindings import Binding, Role
 
 
 @dataclass(frozen=True)
@@ -174,6 +174,19 @@ def binding(procedure_id: str) -> Binding:
     An unknown procedure is a ``rules.InputError``."""
     rules.get(procedure_id)
     return _BINDINGS.get(procedure_id) or Binding(procedure_id)
+
+
+def prepare_menus(objects: list[models.Model]) -> None:
+    """Let each kind of menu role read what it needs for all ``objects`` at once (one
+    query per kind of role), so listing records' Roll… menus costs the same whatever
+    their number."""
+    done: set[type[Role]] = set()
+    for bound in _BINDINGS.values():
+        if bound.roles and bound.label:
+            role = bound.roles[0]
+            if type(role).prepare is not Role.prepare and type(role) not in done:
+                done.add(type(role))
+                role.prepare(objects)
 
 
 def bindings_for(obj: models.Model) -> list[Binding]:

@@ -8,10 +8,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.core.paginator import Page, Paginator
+from django.db import connection
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import cached_property
 
 from referee.campaigns.forms import InviteForm
 from referee.campaigns.models import Campaign, Membership
@@ -23,6 +25,35 @@ from .models import LogEntry, Numbering
 LOG_PAGE_SIZE = 25
 
 
+class _LogPaginator(Paginator):
+    """A paginator told the total instead of counting it: a ``COUNT(*)`` over a long log
+    on every render costs more than the page it numbers."""
+
+    def __init__(self, entries, per_page: int, *, total: int):
+        super().__init__(entries, per_page)
+        self.total = total
+
+    @cached_property
+    def count(self) -> int:
+        return self.total
+
+
+def log_total(campaign: Campaign, role: str) -> int:
+    """How many entries ``role`` sees, from two index lookups: seqs run 1, 2, 3... without
+    gaps, so the log holds ``max(seq)`` entries, less for players the hidden ones (few,
+    under a partial index)."""
+    table = LogEntry._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT (SELECT coalesce(max(seq), 0) FROM {table} WHERE campaign_id = %s), "
+            f"(SELECT count(*) FROM {table} WHERE campaign_id = %s AND visibility = 'gm' "
+            f"AND revealed_at IS NULL)",
+            [campaign.pk, campaign.pk],
+        )
+        entries, hidden = cursor.fetchone()
+    return entries if role == "gm" else entries - hidden
+
+
 def log_page(campaign: Campaign, role: str, page: str | int | None) -> Page:
     """One page of the log as ``role`` sees it, newest first."""
     entries = (
@@ -31,7 +62,7 @@ def log_page(campaign: Campaign, role: str, page: str | int | None) -> Page:
         .select_related("reversed_by", "reversal_of")
         .order_by("-seq")
     )
-    page = Paginator(entries, LOG_PAGE_SIZE).get_page(page)
+    page = _LogPaginator(entries, LOG_PAGE_SIZE, total=log_total(campaign, role)).get_page(page)
     if role != "gm":
         page.object_list = Numbering.for_campaign(campaign).apply(page.object_list)
     return page
@@ -74,6 +105,7 @@ def membership_for_poll(user, code) -> Membership | None:
 def with_actions(campaign: Campaign, objects) -> list:
     """Each object with the procedures it can start (``obj.actions``: label, url)."""
     objects = list(objects)
+    families.prepare_menus(objects)  # what the menus need, read for all the objects at once
     for obj in objects:
         obj.actions = [
             (

@@ -42,6 +42,10 @@ class Role:
     def accepts(self, obj: models.Model) -> bool:
         return isinstance(obj, self.model) and (not self.kinds or getattr(obj, self.kind_field) in self.kinds)
 
+    def prepare(self, objects: list[models.Model]) -> None:
+        """Read at once what ``accepts`` needs beyond the objects' own fields, for a page
+        that lists many of them (a role that asks the database per object overrides it)."""
+
 
 @dataclass(frozen=True)
 class Extra:

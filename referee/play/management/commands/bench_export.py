@@ -17,7 +17,7 @@ from datetime import timedelta
 import pgtrigger
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone

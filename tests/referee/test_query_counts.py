@@ -1,0 +1,125 @@
+"""Every page costs the same number of queries whatever the campaign's size: no query per
+ship, unit, 'Mech or log entry, no count of the whole log. Each page is rendered for a
+small campaign and for one with 200 of every record and a long log: the counts must be
+equal, and at most 15 (the GM dashboard: at most 26, one read per panel of every rule
+family; see ``DASHBOARD_QUERIES``)."""
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from referee.campaigns.models import Campaign
+from referee.play import services
+from referee.play.management.commands import bench_export
+from referee.play.models import LogEntry, Numbering, Visibility
+from tests.factories import (
+    CampaignFactory,
+    CharacterFactory,
+    MembershipFactory,
+    ShipFactory,
+    StarSystemFactory,
+    UnitFactory,
+)
+from tests.referee.boobytraps.factories import BoobyTrapFactory
+from tests.referee.shipboard.factories import CompartmentFactory
+from tests.referee.terrain.factories import BattlefieldFactory
+
+pytestmark = pytest.mark.django_db
+
+MAX_QUERIES = 15
+# The dashboard reads session, user and membership (3), the log's page and its size (2),
+# invites and members (2), the fleet's records and the utility 'Mechs among them (8), and
+# each rule family's panel its own tables (11). Booby traps, terrain and shipboard records
+# do not yet move the campaign's version, so their panels cannot be cached by it.
+DASHBOARD_QUERIES = 26
+MICRO_FRACTURES = [6, 6, 4, 5]
+
+
+def campaign_of(size: int, log_entries: int) -> dict:
+    campaign = CampaignFactory()
+    gm = MembershipFactory(campaign=campaign, role="gm").user
+    player = MembershipFactory(campaign=campaign, role="player").user
+    system = StarSystemFactory(campaign=campaign)
+    StarSystemFactory.create_batch(size - 1, campaign=campaign)
+    ships = ShipFactory.create_batch(size, campaign=campaign, star_system=system, shared=True, owner=player)
+    UnitFactory.create_batch(size, campaign=campaign, shared=True, owner=player, landed_on=ships[0])
+    UnitFactory.create_batch(size, campaign=campaign, kind="vehicle", shared=True)
+    CharacterFactory.create_batch(size, campaign=campaign, ship=ships[0])
+    CompartmentFactory.create_batch(size, campaign=campaign, ship=ships[0])
+    BattlefieldFactory.create_batch(min(size, 20), campaign=campaign)
+    BoobyTrapFactory.create_batch(min(size, 20), campaign=campaign)
+    if log_entries:
+        bench_export._fill_log(campaign, log_entries, 1000)
+    jump = services.procedure_resolve(
+        campaign=campaign,
+        procedure_id="jump.malfunction",
+        inputs={},
+        dice=MICRO_FRACTURES,
+        actor=gm,
+        subjects={"ship": ships[0].code},
+    )
+    services.procedure_resolve(
+        campaign=campaign,
+        procedure_id="jump.malfunction",
+        inputs={},
+        dice=[3, 4],
+        actor=gm,
+        subjects={"ship": ships[0].code},
+        visibility=Visibility.GM,
+    )
+    services.log_entry_reverse(entry=jump, actor=gm)
+    return {"campaign": Campaign.objects.get(pk=campaign.pk), "gm": gm, "player": player, "ship": ships[0]}
+
+
+def pages(world: dict) -> dict[str, tuple[str, str, dict]]:
+    code = world["campaign"].code
+    version = Client()
+    version.force_login(world["player"])
+    status = reverse("play:status", args=[code])
+    panel = version.get(status, {"v": "x"}, headers={"HX-Request": "true"}).text
+    current = panel.split(f"{status}?v=", 1)[1].split('"', 1)[0]
+    last_public = Numbering.for_campaign(world["campaign"]).number(
+        LogEntry.objects.filter(campaign=world["campaign"], visibility="everyone")
+        .order_by("-seq")
+        .first()
+        .seq
+    )
+    return {
+        "GM dashboard": ("gm", reverse("campaigns:detail", args=[code]), {}),
+        "player page": ("player", reverse("campaigns:detail", args=[code]), {}),
+        "procedure form": (
+            "gm",
+            reverse("play:procedure", args=[code, "jump.malfunction"]) + f"?ship={world['ship'].code}",
+            {},
+        ),
+        "log page (GM)": ("gm", reverse("play:log", args=[code]), {}),
+        "log page (player)": ("player", reverse("play:log", args=[code]), {}),
+        "entry page": ("player", reverse("play:entry", args=[code, last_public]), {}),
+        "status poll, nothing changed": ("player", f"{status}?v={current}", {"HX-Request": "true"}),
+        "status poll after a change": ("player", f"{status}?v=0", {"HX-Request": "true"}),
+    }
+
+
+def query_counts(world: dict) -> dict[str, int]:
+    clients = {"gm": Client(), "player": Client()}
+    for who, client in clients.items():
+        client.force_login(world[who])
+    counts = {}
+    for name, (who, url, headers) in pages(world).items():
+        client = clients[who]
+        assert client.get(url, headers=headers).status_code in (200, 204), name  # warm caches
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url, headers=headers)
+        assert response.status_code in (200, 204), name
+        counts[name] = len(queries)
+    return counts
+
+
+def test_every_page_costs_the_same_few_queries_at_any_campaign_size():
+    small = query_counts(campaign_of(5, 0))
+    large = query_counts(campaign_of(200, 600))
+    assert large == small, {name: (small[name], large[name]) for name in small if small[name] != large[name]}
+    assert large.pop("GM dashboard") <= DASHBOARD_QUERIES
+    assert max(large.values()) <= MAX_QUERIES, large
