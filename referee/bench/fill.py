@@ -6,6 +6,7 @@ from __future__ import annotations
 import statistics
 import time
 import uuid
+from importlib import import_module
 from itertools import cycle
 
 from django.conf import settings
@@ -18,14 +19,11 @@ from django.utils.crypto import get_random_string
 from referee.campaigns.demo import DEMO_LOGINS, demo_campaign_load
 from referee.campaigns.models import Campaign
 from referee.fleet.models import Ship, Unit
+from referee.play.management.commands import bench_export
 from referee.play.models import LogEntry
 
 
 def fill(*, ships: int, units: int, entries: int) -> dict:
-    from importlib import import_module
-
-    from referee.play.management.commands import bench_export
-
     campaign, _ = demo_campaign_load()
     gm = campaign.memberships.get(user__username=DEMO_LOGINS["gm"][0]).user
     player = campaign.memberships.get(user__username=DEMO_LOGINS["player"][0]).user

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from referee.campaigns.models import Campaign
 
+from .log_sql import Selection, json_entry_batches
 from .models import GENESIS_HASH, LogEntry, UnrecordableValue, canonical_json, chain_hash, log_key
 
 EXPORT_FORMAT = "referee-log/1"
@@ -313,8 +314,6 @@ def verify_export(document: dict, *, head: str | None = None) -> ChainReport:
 def campaign_entries(campaign: Campaign) -> Iterator[dict]:
     """A campaign's whole log from the database, as exported, in seq order: PostgreSQL
     writes each batch of entries as JSON text, parsed here in one call per batch."""
-    from .exports import Selection, json_entry_batches
-
     for _last, text, _hashes in json_entry_batches(Selection(campaign, "gm", None, None)):
         yield from json.loads(f"[{text}]")
 

@@ -1,6 +1,7 @@
 """The deployment files say what the app really reads."""
 
 import os
+import re
 import runpy
 import subprocess
 import sys
@@ -43,6 +44,31 @@ def seconds(value: str) -> float:
     return float(number) * units.get(value[len(number) :] or "s", 1)
 
 
+LIVE_BLOCKS = re.compile(r"(upstream referee_live|location ~ \^/c/[^ ]*/live/\$) \{[^}]*\}")
+
+
+def without_live_streams(text: str) -> str:
+    """The proxy's settings for pages and forms, without the players' live streams' route."""
+    return LIVE_BLOCKS.sub("", text)
+
+
+def test_players_live_streams_go_unbuffered_to_the_asgi_server():
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    live = compose["services"]["live"]
+    assert "uvicorn referee.asgi:application" in live["command"]
+    assert "ports" not in live, "only the proxy faces the network"
+    assert "live" in compose["services"]["proxy"]["depends_on"]
+    text = (ROOT / "deploy/nginx.conf").read_text()
+    blocks = LIVE_BLOCKS.findall(text)
+    assert len(blocks) == 2, blocks
+    route = nginx_directives(re.search(r"location ~ \^/c/[^ ]*/live/\$ \{[^}]*\}", text).group(0))
+    assert route["proxy_pass"] == ["http://referee_live"]
+    assert route["proxy_buffering"] == ["off"], "each event must reach the player at once"
+    assert nginx_directives(re.search(r"upstream referee_live \{[^}]*\}", text).group(0))["server"] == [
+        "live:8001"
+    ]
+
+
 def test_only_the_buffering_proxy_is_published_and_it_bounds_request_size_and_time():
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     proxy, web = compose["services"]["proxy"], compose["services"]["web"]
@@ -53,7 +79,7 @@ def test_only_the_buffering_proxy_is_published_and_it_bounds_request_size_and_ti
     mount = next(v for v in proxy["volumes"] if "nginx.conf" in v)
     source, target = mount.split(":")[:2]
     assert target == "/etc/nginx/conf.d/default.conf"
-    conf = nginx_directives((ROOT / source).read_text())
+    conf = nginx_directives(without_live_streams((ROOT / source).read_text()))
 
     assert conf["server"] == ["web:8000"], "the proxy forwards to the app's service"
     assert conf["proxy_pass"] == ["http://referee_app"]

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.http import StreamingHttpResponse
 from django.urls import reverse
 
-from referee.play import exports, integrity, services
+from referee.play import integrity, log_sql, services
 from referee.play.models import LogEntry, Visibility
 from tests.factories import ShipFactory
 
@@ -337,7 +337,7 @@ def test_the_json_postgresql_writes_is_each_entry_exactly_as_the_model_exports_i
     services.log_entry_reveal(entry=LogEntry.objects.get(campaign=log.campaign, seq=7), actor=log.gm)
     document = json.loads(body(export(log, "gm", "json")))
     expected = [
-        exports.entry_json(e)
+        integrity.entry_json(e)
         for e in LogEntry.objects.filter(campaign=log.campaign).select_related("campaign", "reversal_of")
     ]
     assert document["entries"] == expected
@@ -348,12 +348,12 @@ def test_the_json_postgresql_writes_is_each_entry_exactly_as_the_model_exports_i
 @pytest.mark.parametrize("fmt", ["csv", "json", "md"])
 def test_an_export_longer_than_one_batch_is_the_same_as_in_one(log, fmt, monkeypatch):
     whole = body(export(log, "gm", fmt))
-    monkeypatch.setattr(exports, "BATCH", 2)
+    monkeypatch.setattr(log_sql, "BATCH", 2)
     assert body(export(log, "gm", fmt)) == whole
 
 
 def test_a_long_log_exported_in_batches_still_verifies(log, tmp_path, monkeypatch):
-    monkeypatch.setattr(exports, "BATCH", 3)
+    monkeypatch.setattr(log_sql, "BATCH", 3)
     path = tmp_path / "log.json"
     path.write_text(body(export(log, "gm", "json")))
     code, out = verify_file(path)

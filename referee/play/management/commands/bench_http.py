@@ -35,6 +35,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
+from referee.bench import fill, live
+
 BASE_DIR = Path(settings.BASE_DIR)
 
 
@@ -83,8 +85,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts) -> None:
         if opts["fill_only"]:
-            from referee.bench import fill
-
             result = fill.fill(ships=opts["ships"], units=opts["units"], entries=opts["entries"])
             self.stdout.write("BENCH-RESULT " + json.dumps(result))
             return
@@ -339,8 +339,6 @@ class Bench:
         self.say(f"(this machine has {os.cpu_count()} cores for wrk, both servers and PostgreSQL)")
 
     def _live_view(self, env: dict, data: dict) -> None:
-        from referee.bench import live
-
         live.measure(self, env, data)
 
 

@@ -1,0 +1,102 @@
+"""The turn log as PostgreSQL writes it: a selection of a campaign's entries (a role's
+view, a turn range, up to the newest entry when it began), read in batches by ``seq``
+(the unique index on campaign and seq makes each a range scan), each batch encoded by
+the database as one string, each entry in the export's shape (``integrity.entry_json``,
+field for field). The exports and the chain check read the log through here,
+so Python works per batch, not per row, and holds one batch at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from django.db import connection
+
+from referee.campaigns.models import Campaign
+
+from .models import LogEntry, Numbering
+
+BATCH = 2000  # entries per query: memory holds one batch's text, whatever the log's length
+LOG = LogEntry._meta.db_table
+
+
+def _iso(column: str) -> str:
+    """``datetime.isoformat(timespec="microseconds")`` of a UTC timestamp."""
+    return f"to_char({column} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US') || '+00:00'"
+
+
+_ENTRY_FIELDS = f"""'campaign_code', %(code)s::text, 'seq', e.seq, 'turn', e.turn, 'phase', e.phase,
+    'game_time', {_iso("e.game_time")}, 'procedure', e.procedure, 'title', e.title,
+    'inputs', e.inputs, 'rolls', e.rolls, 'result', e.result, 'effects', e.effects,
+    'pending', e.pending, 'summary', e.summary, 'reference', e.reference,
+    'actor_name', e.actor_name, 'visibility', e.visibility, 'reversal_of_seq', e.reversal_of_seq,
+    'created_at', {_iso("e.created_at")},
+    'revealed_at', CASE WHEN e.revealed_at IS NULL THEN NULL ELSE {_iso("e.revealed_at")} END,
+    'prev_hash', e.prev_hash, 'hash', e.hash"""
+# Entries of the first hash scheme carry neither a scheme nor a nonce (``LogEntry.hash_payload``).
+ENTRY_JSON = f"""CASE WHEN e.hash_scheme >= 2
+    THEN json_build_object('hash_scheme', e.hash_scheme, 'nonce', e.nonce, {_ENTRY_FIELDS})::text
+    ELSE json_build_object({_ENTRY_FIELDS})::text END"""
+
+
+class Selection:
+    """Which entries an export covers: a campaign's log as ``role`` may read it, in a turn
+    range, up to the newest entry when the export began."""
+
+    def __init__(self, campaign: Campaign, role: str, first_turn: int | None, last_turn: int | None):
+        self.campaign = campaign
+        self.params: dict = {"campaign": campaign.pk, "code": str(campaign.code), "batch": BATCH}
+        where = ["e.campaign_id = %(campaign)s", "e.seq > %(after)s", "e.seq <= %(upto)s"]
+        if role != "gm":
+            where.append("(e.visibility = 'everyone' OR e.revealed_at IS NOT NULL)")
+        # A turn number beyond any the database holds is a bound all the same, not an error.
+        if first_turn is not None:
+            where.append("e.turn >= %(first)s")
+            self.params["first"] = min(first_turn, 2**62)
+        if last_turn is not None:
+            where.append("e.turn <= %(last)s")
+            self.params["last"] = min(last_turn, 2**62)
+        self.where = " AND ".join(where)
+        # Players number the entries they see 1, 2, 3... (``Numbering``): a hidden entry leaves no gap.
+        self.number = "e.seq"
+        if role == "player":
+            self.params["hidden"] = Numbering.for_campaign(campaign).hidden
+            self.number = (
+                "(e.seq - (SELECT count(*) FROM unnest(%(hidden)s::bigint[]) AS h(s) WHERE h.s < e.seq))"
+            )
+        self.visible = role in ("gm", "player")
+
+    def batch_sql(self) -> str:
+        """The next batch of entries (``e``, with ``r`` the entry it reverses)."""
+        return f"""SELECT e.*, r.seq AS reversal_of_seq, {self.number} AS number FROM {LOG} e
+            LEFT JOIN {LOG} r ON r.id = e.reversal_of_id
+            WHERE {self.where} ORDER BY e.seq LIMIT %(batch)s"""
+
+    def batches(self, build: str, extra: dict | None = None) -> Iterator[tuple]:
+        """Run ``build`` (an aggregate over the batch ``e``, whose first two columns are the
+        batch's last seq and its text) batch after batch until the log is done."""
+        if not self.visible:
+            return
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT coalesce(max(seq), 0) FROM {LOG} WHERE campaign_id = %s", [self.campaign.pk]
+            )
+            params = {**self.params, **(extra or {}), "upto": cursor.fetchone()[0], "after": 0}
+        while True:
+            with connection.cursor() as cursor:
+                cursor.execute(build.replace("{batch}", self.batch_sql()), params)
+                row = cursor.fetchone()
+            if row is None or row[0] is None:
+                return
+            params["after"] = row[0]
+            yield row
+            if extra is not None:
+                extra_next = {k: row[i + 2] for i, k in enumerate(extra)}
+                params.update(extra_next)
+
+
+def json_entry_batches(selection: Selection) -> Iterator[tuple[int, str, list[str]]]:
+    """(last seq, the batch's entries as JSON objects joined by ",\\n", their hashes in order)."""
+    build = f"""SELECT max(e.seq), string_agg({ENTRY_JSON}, E',\\n' ORDER BY e.seq),
+            array_agg(e.hash ORDER BY e.seq)
+        FROM ({{batch}}) e"""
+    yield from selection.batches(build)
