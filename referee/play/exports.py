@@ -15,8 +15,10 @@ from collections.abc import Iterator
 
 from referee.campaigns.models import Campaign, Phase
 
-from .integrity import EXPORT_FORMAT, Closing
+from .integrity import EXPORT_FORMAT, Closing, entry_json
 from .log_sql import Selection, json_entry_batches
+
+__all__ = ["entry_json"]  # the exported shape of one entry, also read from here
 
 CSV_COLUMNS = [
     "seq",

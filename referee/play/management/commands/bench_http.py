@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
+import psycopg
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
@@ -142,17 +143,31 @@ class Bench:
             self._drop_database()
             shutil.rmtree(self.tmp, ignore_errors=True)
 
+    def _owner(self) -> dict:
+        """The role that runs migrations (and owns the tables), else the app's own."""
+        return getattr(settings, "MIGRATE_DATABASE", None) or connection.settings_dict
+
+    def _admin(self, sql: str) -> None:
+        db = self._owner()
+        params = {
+            "dbname": db["NAME"],
+            "user": db.get("USER") or None,
+            "password": db.get("PASSWORD") or None,
+            "host": db.get("HOST") or None,
+            "port": db.get("PORT") or None,
+        }
+        with psycopg.connect(**{k: v for k, v in params.items() if v}, autocommit=True) as admin:
+            admin.execute(sql)
+
     def _create_database(self) -> None:
-        with connection.cursor() as cursor:
-            cursor.execute(f'CREATE DATABASE "{self.db_name}"')
+        self._admin(f'CREATE DATABASE "{self.db_name}"')
 
     def _drop_database(self) -> None:
-        with contextlib.suppress(Exception), connection.cursor() as cursor:
-            cursor.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
+        with contextlib.suppress(Exception):
+            self._admin(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
             self.say(f"throwaway database {self.db_name} dropped")
 
-    def _database_url(self) -> str:
-        db = connection.settings_dict
+    def _database_url(self, db: dict) -> str:
         user = quote(db.get("USER") or "", safe="")
         password = quote(db.get("PASSWORD") or "", safe="")
         auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
@@ -164,7 +179,9 @@ class Bench:
         env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
         env.update(
             DJANGO_SETTINGS_MODULE="referee.bench.settings",
-            DATABASE_URL=self._database_url(),
+            # As deployed: the app runs as its own role, migrations as the tables' owner.
+            DATABASE_URL=self._database_url(connection.settings_dict),
+            MIGRATE_DATABASE_URL=self._database_url(self._owner()),
             DEBUG="false",
             SECRET_KEY=secrets.token_urlsafe(50),
             ALLOWED_HOSTS="127.0.0.1",
