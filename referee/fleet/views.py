@@ -13,7 +13,7 @@ from django.urls import reverse
 from referee import htmx
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
-from referee.play import families
+from referee.play import families, services
 from referee.play.selectors import dashboard_context
 
 from .forms import Kind
@@ -40,9 +40,18 @@ def object_create(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str) 
     spec = _kind(kind)
     form = spec.form(htmx.posted(request), campaign=campaign)
     if form.is_valid():
-        form.save()
-        return _panel(request, campaign, spec)
+        return _saved(request, campaign, spec, form)
     return _form_page(request, campaign, spec, form)
+
+
+def _saved(request: htmx.HtmxHttpRequest, campaign: Campaign, spec: Kind, form, obj=None) -> HttpResponse:
+    """Save through the log: the change is an entry, with each field's before and after."""
+    try:
+        services.record_save(campaign=campaign, form=form, actor=request.user)
+    except services.PlayError as error:
+        form.add_error(None, str(error))
+        return _form_page(request, campaign, spec, form, obj)
+    return _panel(request, campaign, spec)
 
 
 @gm_view("GET", "POST")
@@ -51,8 +60,7 @@ def object_edit(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, ob
     obj = get_object_or_404(spec.model.objects.in_campaign(campaign), code=obj_code)
     form = spec.form(htmx.posted(request), instance=obj, campaign=campaign)
     if form.is_valid():
-        form.save()
-        return _panel(request, campaign, spec)
+        return _saved(request, campaign, spec, form, obj)
     return _form_page(request, campaign, spec, form, obj)
 
 
@@ -60,5 +68,16 @@ def object_edit(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, ob
 def object_delete(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
     spec = _kind(kind)
     obj = get_object_or_404(spec.model.objects.in_campaign(campaign), code=obj_code)
-    obj.delete()
+    try:
+        services.record_delete(campaign=campaign, obj=obj, actor=request.user)
+    except services.PlayError as error:
+        back_to = reverse("campaigns:detail", args=[campaign.code])
+        return htmx.panel(
+            request,
+            spec.panel,
+            lambda: dashboard_context(campaign),
+            back_to=back_to,
+            status=409,
+            message=str(error),
+        )
     return _panel(request, campaign, spec)

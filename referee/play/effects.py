@@ -65,7 +65,9 @@ def to_json(obj: models.Model, attr: str) -> Any:
     field = obj._meta.get_field(attr)
     if isinstance(field, models.ForeignKey):
         related = getattr(obj, attr)
-        return None if related is None else str(related.code)
+        if related is None:
+            return None
+        return str(related.code) if hasattr(related, "code") else related.pk  # a user: its id
     value = getattr(obj, attr)
     if isinstance(value, datetime):
         return value.isoformat()
@@ -78,7 +80,8 @@ def from_json(obj: models.Model, attr: str, value: Any) -> Any:
     if value is None:
         return None
     if isinstance(field, models.ForeignKey):
-        return field.related_model.objects.get(code=value)
+        model = field.related_model
+        return model.objects.get(**{"code" if hasattr(model, "code") else "pk": value})
     if isinstance(field, models.DateTimeField):
         return parse_datetime(value)
     return value

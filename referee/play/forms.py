@@ -134,6 +134,11 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
         initial=AS_SHARED,
         required=False,
     )
+    gm_ruling = forms.BooleanField(
+        required=False,
+        label="GM ruling: go ahead although the rules say this cannot happen now",
+        help_text="The entry records that you waived the conditions listed above.",
+    )
     # One per rendered form: a second submit of the same form (a double click) returns the
     # first resolution instead of rolling again.
     request_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
@@ -168,7 +173,7 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
         # Roles first, then the engine's inputs, then how to roll.
         self.fields = {
             **fields,
-            **{name: self.fields[name] for name in ("dice", "visibility", "request_key")},
+            **{name: self.fields[name] for name in ("dice", "visibility", "gm_ruling", "request_key")},
         }
 
     @property

@@ -10,8 +10,8 @@ from datetime import timedelta
 from typing import Any
 
 from django.apps import apps
-from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 import rules
@@ -161,8 +161,13 @@ def procedure_resolve(
     extras: dict[str, Any] | None = None,
     visibility: str | None = None,
     request_key: uuid.UUID | None = None,
+    gm_ruling: bool = False,
 ) -> LogEntry:
     """Resolve a procedure against campaign state, apply its effects and log it.
+
+    A procedure the rules say cannot happen in this state (an unmet precondition of its
+    binding) is refused, unless the GM overrides it with ``gm_ruling``: the entry then
+    records who waived which condition.
 
     ``request_key`` names the form the GM submitted: submitted again (a double click, a
     resent request) it returns the entry it made the first time instead of rolling again.
@@ -174,6 +179,9 @@ def procedure_resolve(
         return earlier
     binding = families.binding(procedure_id)
     ctx = _load_context(campaign, binding, subjects or {}, extras or {})
+    unmet = binding.unmet(ctx, inputs)
+    if unmet and not gm_ruling:
+        raise PlayError(refusal(unmet))
     outcome = rules.resolve(procedure_id, inputs, None if dice is None else list(dice))
     ctx.outcome = outcome
     recorder = ChangeRecorder()
@@ -186,13 +194,19 @@ def procedure_resolve(
         private = binding.secret(ctx) or sharing.unshared(involved)
         visibility = Visibility.GM if private else Visibility.EVERYONE
     data = outcome.to_dict()
+    summary, record = outcome.summary, _subject_record(ctx)
+    if unmet:
+        who = getattr(actor, "username", "") or "the GM"
+        waived = "; ".join(p.text for p in unmet)
+        record["@gm_ruling"] = {"by": who, "waived": [f"{p.text} ({p.rule})" for p in unmet]}
+        summary += f" GM ruling by {who}, waiving: {waived}."
     return log_append(
         campaign=campaign,
         procedure=outcome.procedure,
         title=outcome.title,
-        summary=outcome.summary,
+        summary=summary,
         actor=actor,
-        inputs={**data["inputs"], **_subject_record(ctx)},
+        inputs={**data["inputs"], **record},
         rolls=data["rolls"],
         result=data["result"],
         effects=changes,
@@ -201,6 +215,12 @@ def procedure_resolve(
         visibility=visibility,
         request_key=request_key,
     )
+
+
+def refusal(unmet: list) -> str:
+    """Why the rules refuse, in the GM's words, with the way round it."""
+    reasons = "; ".join(f"{p.text.lower().rstrip('.')} is not so ({p.rule})" for p in unmet)
+    return f"The rules do not allow this now: {reasons}. Tick “GM ruling” to go ahead anyway."
 
 
 def _subject_record(ctx: Context) -> dict:
@@ -235,6 +255,8 @@ def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
         raise PlayError(f"Entry #{entry.seq} was already undone by #{entry.reversed_by.seq}.")
     if not entry.effects:
         raise PlayError(f"Entry #{entry.seq} changed nothing in the campaign, so there is nothing to undo.")
+    if entry.procedure in (RECORD_CREATE, RECORD_DELETE):
+        return _record_reverse(campaign, entry, actor)
     recorder = ChangeRecorder()
     objects: dict[tuple[str, str], Any] = {}  # one instance per record, however many fields changed
     for change in entry.effects:
@@ -269,6 +291,173 @@ def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
         actor=actor,
         effects=changes,
         visibility=entry.visibility if entry.secret else Visibility.EVERYONE,
+        reversal_of=entry,
+    )
+
+
+# -- Hand edits: every record the GM creates, edits or deletes is on the record -----------
+
+RECORD_CREATE, RECORD_EDIT, RECORD_DELETE = "record.create", "record.edit", "record.delete"
+_NOT_RECORDED = {"id", "campaign", "code", "updated_at", "created_at"}
+
+
+def _snapshot(obj) -> dict[str, Any]:
+    return {
+        f.name: to_json(obj, f.name)
+        for f in obj._meta.concrete_fields
+        if f.name not in _NOT_RECORDED and not f.primary_key
+    }
+
+
+def _field_changes(obj, before: dict, after: dict) -> list[dict]:
+    return [
+        {
+            "target": obj._meta.model_name,
+            "code": str(obj.code),
+            "name": str(obj),
+            "field": name,
+            "label": str(obj._meta.get_field(name).verbose_name),
+            "before": before.get(name),
+            "after": after.get(name),
+        }
+        for name in after.keys() | before.keys()
+        if before.get(name) != after.get(name)
+    ]
+
+
+def _record_entry(
+    campaign, obj, actor, procedure: str, title: str, changes: list[dict], visible: bool, fields
+):
+    what = "; ".join(f"{c['label']} {_plain(c['before'])} -> {_plain(c['after'])}" for c in changes)
+    return log_append(
+        campaign=campaign,
+        procedure=procedure,
+        title=title,
+        summary=f"{title}: {what}." if what else f"{title}.",
+        actor=actor,
+        inputs={
+            "@record": {
+                "target": obj._meta.model_name,
+                "code": str(obj.code),
+                "name": str(obj),
+                "fields": fields,
+            }
+        },
+        effects=sorted(changes, key=lambda c: c["field"]),
+        visibility=Visibility.EVERYONE if visible else Visibility.GM,
+    )
+
+
+def _plain(value) -> str:
+    return "—" if value in (None, "") else str(value)
+
+
+@transaction.atomic
+def record_save(*, campaign: Campaign, form, actor) -> LogEntry | None:
+    """Create or edit a record through its form, logged with each field's before and after,
+    GM-only when players cannot see the record; undoable like a resolution."""
+    campaign = _lock(campaign)
+    model = form._meta.model
+    creating = form.instance.pk is None
+    before = {} if creating else _snapshot(model.objects.select_for_update().get(pk=form.instance.pk))
+    try:
+        obj = form.save()
+    except ValidationError as error:
+        raise PlayError("; ".join(error.messages)) from None
+    after = _snapshot(obj)
+    changes = _field_changes(obj, before, after)
+    if not changes:
+        return None
+    singular = model._meta.verbose_name
+    title = f"The GM added the {singular} {obj}" if creating else f"The GM edited the {singular} {obj}"
+    visible = sharing.seen_by_players(obj)
+    return _record_entry(
+        campaign, obj, actor, RECORD_CREATE if creating else RECORD_EDIT, title, changes, visible, after
+    )
+
+
+@transaction.atomic
+def record_delete(*, campaign: Campaign, obj, actor) -> LogEntry:
+    """Delete a record, logged with what it held so that undo brings it back, code and all."""
+    campaign = _lock(campaign)
+    obj = type(obj).objects.select_for_update().get(pk=obj.pk)
+    before = _snapshot(obj)
+    visible = sharing.seen_by_players(obj)
+    title = f"The GM deleted the {obj._meta.verbose_name} {obj}"
+    entry = _record_entry(
+        campaign, obj, actor, RECORD_DELETE, title, _field_changes(obj, before, {}), visible, before
+    )
+    try:
+        with transaction.atomic():
+            obj.delete()
+    except (models.ProtectedError, models.RestrictedError) as error:
+        raise PlayError(
+            f"{obj} cannot be deleted while other records point at it ({error.args[0]})."
+        ) from None
+    return entry
+
+
+def _record_reverse(campaign: Campaign, entry: LogEntry, actor) -> LogEntry:
+    """Undo an added record (it goes) or a deleted one (it comes back with its code)."""
+    record = entry.inputs["@record"]
+    model = _model_for(record["target"])
+    obj = model.objects.select_for_update().filter(code=record["code"]).first()
+    if entry.procedure == RECORD_CREATE:
+        if obj is None:
+            raise PlayError(f"{record['name']} no longer exists, so #{entry.seq} cannot be undone.")
+        later = (
+            LogEntry.objects.filter(
+                campaign=campaign, seq__gt=entry.seq, reversal_of__isnull=True, reversed_by__isnull=True
+            )
+            .filter(effects__contains=[{"target": record["target"], "code": record["code"]}])
+            .order_by("seq")
+            .first()
+        )
+        if later is not None:
+            raise PlayError(
+                f"Cannot undo #{entry.seq}: #{later.seq} ({later.title}) changed {record['name']} since. Undo #{later.seq} first."
+            )
+        before, visible = _snapshot(obj), sharing.seen_by_players(obj)
+        try:
+            with transaction.atomic():
+                obj.delete()
+        except (models.ProtectedError, models.RestrictedError):
+            raise PlayError(
+                f"Cannot undo #{entry.seq}: other records now point at {record['name']}."
+            ) from None
+        changes, summary = (
+            _field_changes(obj, before, {}),
+            f"Undid #{entry.seq}: {record['name']} is gone again.",
+        )
+    else:
+        if obj is not None:
+            raise PlayError(f"{record['name']} exists again, so #{entry.seq} cannot be undone.")
+        obj = model(campaign=campaign, code=record["code"])
+        try:
+            for name, value in record["fields"].items():
+                setattr(obj, name, from_json(obj, name, value))
+        except ObjectDoesNotExist:
+            raise PlayError(
+                f"Cannot undo #{entry.seq}: a record {record['name']} pointed at is gone."
+            ) from None
+        try:
+            obj.full_clean(exclude=["code"])
+            with transaction.atomic():
+                obj.save(force_insert=True)
+        except (ValidationError, IntegrityError) as error:
+            raise PlayError(
+                f"Cannot undo #{entry.seq}: {record['name']} cannot come back ({error})."
+            ) from None
+        changes = _field_changes(obj, {}, _snapshot(obj))
+        summary, visible = f"Undid #{entry.seq}: {record['name']} is back.", sharing.seen_by_players(obj)
+    return log_append(
+        campaign=campaign,
+        procedure="log.undo",
+        title=f"Undo #{entry.seq}: {entry.title}",
+        summary=summary,
+        actor=actor,
+        effects=sorted(changes, key=lambda c: c["field"]),
+        visibility=Visibility.EVERYONE if visible and not entry.secret else Visibility.GM,
         reversal_of=entry,
     )
 

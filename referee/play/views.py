@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import uuid
 from collections import defaultdict
 from fractions import Fraction
@@ -11,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllow
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
+from django_htmx.http import trigger_client_event
 
 import rules
 from referee import htmx
@@ -59,11 +62,17 @@ def _context_from(binding, campaign, source) -> bindings.Context:
     for extra in binding.extras:
         if code := _code(source, extra.name):
             extras[extra.name] = extra.model.objects.in_campaign(campaign).filter(code=code).first()
-    return bindings.Context(
+    ctx = bindings.Context(
         campaign=campaign,
         objects={k: v for k, v in objects.items() if v is not None},
         extras={k: v for k, v in extras.items() if v is not None},
     )
+    if binding.fill_roles:  # roles the state answers (the ship a unit landed on)
+        accepted = {r.name: r for r in binding.roles}
+        for name, obj in binding.fill_roles(ctx).items():
+            if name not in ctx.objects and obj is not None and accepted[name].accepts(obj):
+                ctx.objects[name] = obj
+    return ctx
 
 
 def _initial(binding, ctx) -> dict:
@@ -76,6 +85,34 @@ def _initial(binding, ctx) -> dict:
     return values
 
 
+def _kept(binding, ctx, source) -> dict:
+    """The form's values that the records in their roles do not pre-fill."""
+    prefilled = set(binding.prefill(ctx)) if binding.prefill and ctx.objects else set()
+    kept = {}
+    for spec in binding.procedure.contract.inputs:
+        kind = spec.type.kind
+        if spec.name in prefilled:
+            continue
+        if kind == "bool" and not spec.type.nullable:
+            kept[spec.name] = source.get(spec.name) == "on"
+        elif spec.name not in source:
+            continue
+        elif kind in ("int", "float", "bool", "enum", "str", "rational"):
+            kept[spec.name] = source[spec.name]
+        else:  # a JSON box: the form shows the value again as JSON
+            with contextlib.suppress(ValueError):
+                kept[spec.name] = json.loads(source[spec.name])
+    if source.get("visibility"):
+        kept["visibility"] = source["visibility"]
+    return kept
+
+
+def _form_inputs(form) -> dict:
+    if form.is_bound:
+        return form.engine_inputs() if form.is_valid() else {}
+    return {k: v for k, v in form.initial.items() if k in form.input_names}
+
+
 def _page(request: htmx.HtmxHttpRequest, campaign, binding, form, *, refresh: bool = False) -> HttpResponse:
     """The procedure's page (only its form for a ``refresh``); a submitted form comes
     back 422 with its errors and what was typed, replacing itself."""
@@ -83,6 +120,8 @@ def _page(request: htmx.HtmxHttpRequest, campaign, binding, form, *, refresh: bo
     context = {
         # Named before the roll: what players would read of if the GM chose Everyone.
         "unshared": sharing.names(sharing.unshared([*ctx.objects.values(), *ctx.extras.values()])),
+        # Said before the roll: what the rules require that the records do not meet.
+        "unmet": binding.unmet(ctx, _form_inputs(form)),
         "campaign": campaign,
         "binding": binding,
         "procedure": binding.procedure,
@@ -92,9 +131,12 @@ def _page(request: htmx.HtmxHttpRequest, campaign, binding, form, *, refresh: bo
         "page": log_page(campaign, "gm", 1),
     }
     if form.is_bound:
-        return htmx.form_card(
+        response = htmx.form_card(
             request, PAGE, context, partial="procedure-form", target="#procedure-form", status=htmx.INVALID
         )
+        if request.htmx:  # the refusal is told beside the buttons, scrolled into view
+            response["HX-Reswap"] = "outerHTML show:#roll-actions:bottom"
+        return response
     return render(request, PAGE + ("#procedure-form" if refresh else ""), context)
 
 
@@ -103,8 +145,11 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
     binding = _binding(procedure_id)
     if request.method == "GET":
         ctx = _context_from(binding, campaign, request.GET)
-        form = ProcedureForm(initial=_initial(binding, ctx), binding=binding, campaign=campaign)
+        initial = _initial(binding, ctx)
         refresh = bool(request.htmx and request.GET.get("refresh"))
+        if refresh:  # re-read the records; what the GM typed that they do not give stays
+            initial.update(_kept(binding, ctx, request.GET))
+        form = ProcedureForm(initial=initial, binding=binding, campaign=campaign)
         return _page(request, campaign, binding, form, refresh=refresh)
 
     form = ProcedureForm(request.POST, binding=binding, campaign=campaign)
@@ -126,6 +171,7 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
             extras=form.extras(),
             visibility=form.chosen_visibility(),
             request_key=form.cleaned_data["request_key"],
+            gm_ruling=form.cleaned_data["gm_ruling"],
         )
     except (rules.InputError, rules.DiceError, services.PlayError) as error:
         form.add_engine_error(error)
@@ -133,13 +179,33 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
     except ValidationError as error:
         form.add_error("dice", error)
         return _page(request, campaign, binding, form)
-    return htmx.panel(
+    response = htmx.panel(
         request,
         "play/procedure.html#result-card",
         # The form stays on the page: a fresh key makes its next Roll a new resolution.
-        {"campaign": campaign, "entry": entry, "role": "gm", "next_request_key": uuid.uuid4()},
+        {
+            "campaign": campaign,
+            "entry": entry,
+            "role": "gm",
+            "next_request_key": uuid.uuid4(),
+            "next_step": _next_step(binding, entry, campaign),
+        },
         back_to=reverse("play:entry", args=[campaign.code, entry.seq]),
     )
+    # The form re-reads the records, so it shows the state the result left.
+    return trigger_client_event(response, "procedure-resolved") if request.htmx else response
+
+
+def _next_step(binding, entry, campaign) -> dict | None:
+    """The step the result leads to, as a link to its form with the roles filled."""
+    step = binding.next_step(entry, campaign) if binding.next_step else None
+    if step is None or not all(step.roles.values()):
+        return None
+    query = "&".join(f"{name}={code}" for name, code in step.roles.items())
+    return {
+        "label": step.label,
+        "url": reverse("play:procedure", args=[campaign.code, step.procedure_id]) + "?" + query,
+    }
 
 
 ODDS_TIME_LIMIT = 2.0  # seconds a page waits for odds: exact if they fit, else an estimate
@@ -222,7 +288,7 @@ def entry_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, s
     entry = get_object_or_404(entries, seq=numbering.seq(seq) if numbering else seq)
     if numbering:
         [entry] = numbering.apply([entry])
-    context = {"campaign": campaign, "entry": entry, "role": role}
+    context = {"campaign": campaign, "entry": entry, "role": role, "on_entry_page": not request.htmx}
     if request.htmx:  # a live result card refreshing itself (e.g. after an undo)
         context["card_prefix"] = "result-" if request.GET.get("prefix") == "result-" else ""
     return htmx.page(request, "play/entry.html", context, partial="entry-card")
@@ -235,21 +301,36 @@ def log_list(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> Ht
 
 
 def _log_action(request: htmx.HtmxHttpRequest, campaign: Campaign, seq: int, action) -> HttpResponse:
+    """Undo or reveal, answered where the button was pressed: the entry's card comes back
+    in place (on the log, the entry page or a result card), with a refusal beside the
+    button; the page's other panels follow through ``campaign-changed``."""
     entry = get_object_or_404(LogEntry.objects.in_campaign(campaign), seq=seq)
+    error = ""
     try:
         action(entry=entry, actor=request.user)
-    except services.PlayError as error:
-        return _log_panel(request, campaign, error=str(error), status=409)
-    return _log_panel(request, campaign)
+    except services.PlayError as refusal:
+        error = str(refusal)
+    prefix = "result-" if request.POST.get("prefix") == "result-" else ""
 
+    def context() -> dict:
+        fresh = LogEntry.objects.select_related("reversal_of", "reversed_by").get(pk=entry.pk)
+        return {
+            "campaign": campaign,
+            "entry": fresh,
+            "role": "gm",
+            "card_prefix": prefix,
+            "card_error": error,
+        }
 
-def _log_panel(request: htmx.HtmxHttpRequest, campaign: Campaign, *, error: str = "", status: int = 200):
+    back_to = reverse("play:log", args=[campaign.code])
+    if request.POST.get("from") == "entry":  # the entry's own page
+        back_to = reverse("play:entry", args=[campaign.code, entry.seq])
     return htmx.panel(
         request,
-        "play/log.html#log-panel",
-        lambda: {"campaign": campaign, "role": "gm", "page": log_page(campaign, "gm", 1), "log_error": error},
-        back_to=reverse("play:log", args=[campaign.code]),
-        status=status,
+        "play/entry.html#entry-card",
+        context,
+        back_to=back_to,
+        status=409 if error else 200,
         message=error,
     )
 
@@ -320,11 +401,14 @@ def status_poll(request: htmx.HtmxHttpRequest, code) -> HttpResponse:
         raise Http404("No such campaign")
     campaign, role = membership.campaign, membership.role
     version = poll_version(campaign, role, hidden=membership.hidden)
-    if request.GET.get("v", "") == version:
-        return HttpResponse(status=204)
-    context = {**player_context(campaign), "role": role, "page": log_page(campaign, role, 1)}
-    context["poll_version"] = version
-    return render(request, "campaigns/player.html#status-panel", context)
+    if request.GET.get("v", "") == version or request.GET.get("watch"):
+        response = HttpResponse(status=204)
+    else:
+        context = {**player_context(campaign), "role": role, "page": log_page(campaign, role, 1)}
+        context["poll_version"] = version
+        response = render(request, "campaigns/player.html#status-panel", context)
+    response["X-Campaign-Version"] = version
+    return response
 
 
 EXPORTS = {

@@ -37,3 +37,30 @@ document.addEventListener("htmx:responseError", (event) => {
     window.refereeLive = false;
   });
 })();
+
+// A page restored from the browser's back/forward cache shows what it showed then: reload it.
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) window.location.reload();
+});
+
+// GM pages refresh their panels when the campaign changes, as the players' page does:
+// the status poll says the campaign's version; a new one fires "campaign-changed".
+document.addEventListener("DOMContentLoaded", () => {
+  const watch = document.querySelector("[data-campaign-watch]");
+  if (!watch) return;
+  let version = null;
+  const check = async () => {
+    if (document.hidden) return;
+    try {
+      const url = `${watch.dataset.campaignWatch}?watch=1&v=${encodeURIComponent(version || "")}`;
+      const response = await fetch(url, { credentials: "same-origin" });
+      const now = response.headers.get("X-Campaign-Version");
+      if (now && version !== null && now !== version) htmx.trigger(document.body, "campaign-changed");
+      if (now) version = now;
+    } catch (error) {
+      // offline for a moment: the next check tries again
+    }
+  };
+  check();
+  setInterval(check, 2000);
+});

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -35,8 +37,12 @@ def test_double_clicking_roll_makes_one_roll_and_the_next_click_another(sign_in,
     assert gm.evaluate("window.__rollEnabledWhileSending") == [False], "Roll stayed pressable while sending"
     assert LogEntry.objects.filter(campaign=demo).count() == before + 1
 
-    # A deliberate second Roll after the answer is a new resolution.
+    # A deliberate second Roll after the answer is a new resolution. The jump discharged
+    # the drive, so the refreshed form says so and only a GM ruling lets it jump again.
     first_card = card.get_attribute("id")
+    ruling = gm.get_by_label(re.compile("GM ruling"))
+    expect(ruling).to_be_visible()
+    ruling.check()
     roll.click()
     expect(card).not_to_have_attribute("id", first_card)
     assert LogEntry.objects.filter(campaign=demo).count() == before + 2

@@ -78,6 +78,35 @@ class Context:
 
 
 @dataclass(frozen=True)
+class Precondition:
+    """Something the rules say must hold before the procedure can happen at all.
+
+    ``holds(ctx, inputs)`` reads the records in their roles (and the engine inputs); it is
+    only asked when every role it reads is filled. ``text`` says what must hold, ``rule``
+    where the seeds say so. The GM may waive it with a GM ruling, which the entry records."""
+
+    text: str
+    rule: str
+    holds: Callable[[Context, dict], bool]
+    reads: tuple[str, ...] = ()  # the role names it needs
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """The procedure a result leads to, with its roles filled (codes by role name)."""
+
+    label: str
+    procedure_id: str
+    roles: dict[str, str]
+
+
+def subject(entry, name: str) -> str | None:
+    """The code of the record that filled role ``name`` in a logged resolution."""
+    found = entry.inputs.get(f"@{name}")
+    return found.get("code") if isinstance(found, dict) else None
+
+
+@dataclass(frozen=True)
 class Binding:
     procedure_id: str
     roles: tuple[Role, ...] = ()
@@ -88,6 +117,19 @@ class Binding:
     # destination); the effects themselves land through the families' effect rules only.
     after: Callable[[Context, rules.Outcome, Any], None] | None = None
     secret: Callable[[Context], bool] = lambda ctx: False  # GM-only by default?
+    preconditions: tuple[Precondition, ...] = ()
+    # Roles the state fills when the GM has not chosen them (the ship a unit landed on).
+    fill_roles: Callable[[Context], dict[str, models.Model]] | None = None
+    # The step a result leads to (a charged drive -> the jump), offered on the result card.
+    next_step: Callable[[Any, Campaign], NextStep | None] | None = None
+
+    def unmet(self, ctx: Context, inputs: dict) -> list[Precondition]:
+        """The preconditions the records in their roles (and the inputs) do not meet."""
+        return [
+            p
+            for p in self.preconditions
+            if all(name in ctx.objects for name in p.reads) and not p.holds(ctx, inputs)
+        ]
 
     @property
     def procedure(self) -> rules.Procedure:

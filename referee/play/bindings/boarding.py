@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.fleet.models import Ship, Unit
 
 from ..families import Family
-from . import Binding, BindingList, Context, Role
+from . import Binding, BindingList, Context, NextStep, Precondition, Role, subject
 
 BINDINGS = BindingList()
 
@@ -44,6 +44,15 @@ BINDINGS.add(
         label="Board a ship",
         prefill=_landing_prefill,
         after=_landing_after,
+        next_step=lambda entry, campaign: (
+            NextStep(
+                "Attack the ship it landed on",
+                "boarding.landed_attack",
+                {"unit": subject(entry, "unit"), "target": subject(entry, "target")},
+            )
+            if entry.result.get("landed")
+            else None
+        ),
     )
 )
 
@@ -62,6 +71,19 @@ BINDINGS.add(
         ),
         label="Attack the ship it landed on",
         prefill=_landed_prefill,
+        fill_roles=lambda ctx: (
+            {"target": ctx.objects["unit"].landed_on}
+            if "unit" in ctx.objects and ctx.objects["unit"].landed_on_id
+            else {}
+        ),
+        preconditions=(
+            Precondition(
+                "The unit has landed on the ship it attacks",
+                "9.4 Boarding Actions (landed units): only a unit that landed (9.3) attacks the ship from its hull",
+                lambda ctx, inputs: ctx.objects["unit"].landed_on_id == ctx.objects["target"].pk,
+                reads=("unit", "target"),
+            ),
+        ),
     )
 )
 

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from referee.fleet.models import Character, Marker, Ship
 
 from ..families import EffectRule, EndPhaseStep, Family
-from . import Binding, BindingList, Context, Role
+from . import Binding, BindingList, Context, Precondition, Role
 
 BINDINGS = BindingList()
 
@@ -190,6 +190,14 @@ BINDINGS.add(
         "ram.deliberate",
         roles=(Role("rammer", Ship, "Ramming ship"), Role("target", Ship, "Target ship")),
         label="Ram",
+        preconditions=(
+            Precondition(
+                "The ramming ship and its target are two ships",
+                "7.3 Deliberate Attacks: the attacker ends its movement in the target's hex",
+                lambda ctx, inputs: ctx.objects["rammer"].pk != ctx.objects["target"].pk,
+                reads=("rammer", "target"),
+            ),
+        ),
         prefill=_ram_prefill,
     )
 )

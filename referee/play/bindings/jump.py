@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.fleet.models import Ship, StarSystem
 
 from ..families import Family
-from . import Binding, BindingList, Context, Extra, Role
+from . import Binding, BindingList, Context, Extra, NextStep, Precondition, Role, subject
 
 BINDINGS = BindingList()
 
@@ -31,6 +31,35 @@ def _jump_prefill(ctx: Context) -> dict:
     }
 
 
+def _charged(ctx: Context, inputs: dict) -> bool:
+    ship = ctx.objects["ship"]
+    return ship.drive_charged or (ship.lf_battery and ship.lf_battery_charged)
+
+
+CHARGED = Precondition(
+    "The ship's K-F drive, or its lithium-fusion battery, is charged",
+    "10.7 Drive Charging: a jump spends the charge (10.1: the drive is uncharged after any jump)",
+    _charged,
+    reads=("ship",),
+)
+INTACT = Precondition(
+    "The K-F drive's integrity is above 0",
+    "10.1 Drive-System Malfunctions Table, footnote: a vessel may not jump if its Drive Integrity falls to 0",
+    lambda ctx, inputs: ctx.objects["ship"].kf_integrity > 0,
+    reads=("ship",),
+)
+FIELD_COLLAPSED = Precondition(
+    "At least 30 seconds have passed since the ship's last jump",
+    "10.5 Double Jumping: the next jump waits at least 30 s, until the K-F field has collapsed",
+    lambda ctx, inputs: (
+        ctx.objects["ship"].last_jump_at is None
+        or (ctx.clock - ctx.objects["ship"].last_jump_at).total_seconds() >= 30
+    ),
+    reads=("ship",),
+)
+JUMP_PRECONDITIONS = (CHARGED, INTACT, FIELD_COLLAPSED)
+
+
 def _jump_after(ctx: Context, outcome, recorder) -> None:
     """A jump that goes ahead carries the ship, and its docked DropShips, to the destination."""
     destination = ctx.extras.get("destination")
@@ -54,6 +83,7 @@ BINDINGS.add(
         label="Jump",
         prefill=_jump_prefill,
         after=_jump_after,
+        preconditions=JUMP_PRECONDITIONS,
     )
 )
 
@@ -71,6 +101,19 @@ BINDINGS.add(
         roles=(Role("ship", Ship, "Charging ship", targets=("ship",), kinds=JUMP_CAPABLE),),
         label="Charge drive",
         prefill=_charge_prefill,
+        next_step=lambda entry, campaign: (
+            NextStep("Jump", "jump.malfunction", {"ship": subject(entry, "ship")})
+            if entry.result.get("charged") and subject(entry, "ship")
+            else None
+        ),
+        preconditions=(
+            Precondition(
+                "A lithium-fusion battery is fitted, to charge one",
+                "10.7 Drive Charging: the system charged is the K-F drive or the ship's lithium-fusion battery",
+                lambda ctx, inputs: inputs.get("system") != "lf_battery" or ctx.objects["ship"].lf_battery,
+                reads=("ship",),
+            ),
+        ),
     )
 )
 
@@ -89,6 +132,7 @@ for procedure_id, label in (
             procedure_id,
             roles=(Role("ship", Ship, "Jumping ship", targets=("ship",), kinds=JUMP_CAPABLE),),
             label=label,
+            preconditions=(CHARGED, INTACT),  # made at the moment of the jump
         )
     )
 

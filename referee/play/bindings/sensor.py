@@ -8,7 +8,7 @@ from __future__ import annotations
 from referee.fleet.models import Ship
 
 from ..families import Family
-from . import Binding, BindingList, Context, Role
+from . import Binding, BindingList, Context, NextStep, Role, subject
 
 BINDINGS = BindingList()
 
@@ -77,6 +77,21 @@ def _km_prefill(ctx: Context) -> dict:
     return {"distance_km": _distance_km(ctx), "distance_au": _distance_au(ctx), **_detector_fields(detector)}
 
 
+def _next_detector(entry, campaign) -> NextStep | None:
+    """The same check against the same target for the next ship, by name, that could see it."""
+    detector, target = subject(entry, "detector"), subject(entry, "target")
+    if detector is None or target is None:
+        return None
+    ships = list(
+        DETECTOR.choices(campaign).exclude(code=target).order_by("name", "id").values_list("code", flat=True)
+    )
+    codes = [str(code) for code in ships]
+    if detector not in codes or len(codes) < 2:
+        return None
+    following = codes[(codes.index(detector) + 1) % len(codes)]
+    return NextStep("Same check, next detector", entry.procedure, {"detector": following, "target": target})
+
+
 for procedure_id, label, prefill in (
     ("sensor.emergence_wave", "Detect emergence", _emergence_prefill),
     ("sensor.active_radar", "Radar sweep", _km_prefill),
@@ -91,6 +106,7 @@ for procedure_id, label, prefill in (
             label=label,
             prefill=prefill,
             secret=_hidden_side,
+            next_step=_next_detector,
         )
     )
 

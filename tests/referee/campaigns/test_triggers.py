@@ -72,6 +72,7 @@ def rows(cast) -> dict[type, object]:
         services.procedure_resolve(
             campaign=c,
             procedure_id="jump.malfunction",
+            gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
             inputs={},
             dice=[3, 4],
             actor=cast.gm,

@@ -61,7 +61,13 @@ def campaign(cast):
     Marker.objects.create(
         campaign=c, name="Watch", kind="neutrino_watch", ship=carrier, tracking={"Overlord": 2.5}
     )
-    resolve = {"campaign": c, "procedure_id": "jump.malfunction", "inputs": {}, "actor": cast.gm}
+    resolve = {
+        "campaign": c,
+        "procedure_id": "jump.malfunction",
+        "inputs": {},
+        "actor": cast.gm,
+        "gm_ruling": True,
+    }
     services.procedure_resolve(**resolve, dice=MICRO_FRACTURES, subjects={"ship": carrier.code})
     secret = services.procedure_resolve(
         **resolve, dice=MICRO_FRACTURES, subjects={"ship": carrier.code}, visibility=Visibility.GM
@@ -364,6 +370,7 @@ def test_the_command_reads_one_repeatable_read_snapshot_outside_a_transaction(tm
     services.procedure_resolve(
         campaign=c,
         procedure_id="jump.malfunction",
+        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
         inputs={},
         dice=MICRO_FRACTURES,
         actor=gm,

@@ -72,6 +72,7 @@ def test_concurrent_resolutions_queue_up_without_lost_updates_or_forks():
             services.procedure_resolve(
                 campaign=campaign,
                 procedure_id="jump.malfunction",
+                gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
                 inputs={},
                 dice=dice_for(i, j),
                 actor=gm,
@@ -129,6 +130,7 @@ def test_resolutions_and_phase_advances_interleave_cleanly():
                 services.procedure_resolve(
                     campaign=campaign,
                     procedure_id="jump.malfunction",
+                    gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
                     inputs={},
                     dice=MICRO_FRACTURES,
                     actor=gm,
@@ -160,6 +162,7 @@ def test_resolutions_on_different_ships_still_share_one_chain():
             services.procedure_resolve(
                 campaign=campaign,
                 procedure_id="jump.malfunction",
+                gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
                 inputs={},
                 dice=MICRO_FRACTURES,
                 actor=gm,

@@ -40,6 +40,7 @@ def log(cast):
         return services.procedure_resolve(
             campaign=cast.campaign,
             procedure_id="jump.malfunction",
+            gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
             inputs={},
             dice=dice,
             actor=cast.gm,

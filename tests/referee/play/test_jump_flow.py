@@ -140,7 +140,7 @@ def test_undo_is_refused_when_a_later_entry_changed_the_same_field(cast, waterlo
     client = cast.client("gm")
     client.post(jump_url(cast), jump_data(waterloo), **htmx())
     waterloo.refresh_from_db()
-    client.post(jump_url(cast), jump_data(waterloo), **htmx())
+    client.post(jump_url(cast), jump_data(waterloo, gm_ruling="on"), **htmx())
     first = LogEntry.objects.get(seq=1)
     response = client.post(reverse("play:undo", args=[cast.campaign.code, first.seq]), **htmx())
     assert response.status_code == 409

@@ -25,7 +25,13 @@ NO_MISHAP = [3, 4]
 def logged(cast):
     """Five entries: two jumps, a phase advance, a secret jump, an undo."""
     ship = ShipFactory(campaign=cast.campaign, kf_integrity=9, kf_integrity_max=9, shared=True)
-    resolve = {"campaign": cast.campaign, "procedure_id": "jump.malfunction", "inputs": {}, "actor": cast.gm}
+    resolve = {
+        "campaign": cast.campaign,
+        "procedure_id": "jump.malfunction",
+        "inputs": {},
+        "actor": cast.gm,
+        "gm_ruling": True,
+    }
     first = services.procedure_resolve(**resolve, dice=MICRO_FRACTURES, subjects={"ship": ship.code})
     services.procedure_resolve(**resolve, dice=NO_MISHAP, subjects={"ship": ship.code})
     services.campaign_phase_advance(campaign=cast.campaign, actor=cast.gm)

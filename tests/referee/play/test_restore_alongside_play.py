@@ -23,6 +23,7 @@ def resolve_jump(campaign, gm, ship) -> LogEntry:
     return services.procedure_resolve(
         campaign=campaign,
         procedure_id="jump.malfunction",
+        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
         inputs={},
         dice=MICRO_FRACTURES,
         actor=gm,

@@ -28,7 +28,13 @@ User = get_user_model()
 @pytest.fixture
 def logged(cast):
     ship = ShipFactory(campaign=cast.campaign, kf_integrity=9, kf_integrity_max=9)
-    resolve = {"campaign": cast.campaign, "procedure_id": "jump.malfunction", "inputs": {}, "actor": cast.gm}
+    resolve = {
+        "campaign": cast.campaign,
+        "procedure_id": "jump.malfunction",
+        "inputs": {},
+        "actor": cast.gm,
+        "gm_ruling": True,
+    }
     for visibility in (Visibility.EVERYONE, Visibility.EVERYONE, Visibility.GM, Visibility.EVERYONE):
         services.procedure_resolve(
             **resolve, dice=MICRO_FRACTURES, subjects={"ship": ship.code}, visibility=visibility
