@@ -3,7 +3,9 @@
 The app's role may read and write rows, but not TRUNCATE, drop or alter a table, or
 disable a trigger (only a table's owner may), and on the turn log it may only insert and
 reveal (UPDATE of ``revealed_at``, and of ``actor_id`` when a user is deleted): it cannot
-delete or rewrite an entry even with the log's triggers out of the way.
+delete or rewrite an entry even with the log's triggers out of the way. Nor can it hold
+the log's guard off with ``pgtrigger.ignore``: the guard honours that setting only for
+the table's owner (``models.OwnerIgnorableTrigger``).
 
 ``manage.py migrate`` switches to the owner's credentials (``settings.MIGRATE_DATABASE``)
 by itself and grants the app's role (``settings.APP_DATABASE_ROLE``) what it needs after

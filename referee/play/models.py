@@ -13,6 +13,7 @@ from decimal import Decimal
 from functools import cache
 
 import pgtrigger
+import pgtrigger.compiler
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -78,9 +79,45 @@ def new_nonce() -> str:
     return secrets.token_hex(16)
 
 
+class OwnerIgnorableTriggerSql(pgtrigger.compiler.UpsertTriggerSql):
+    """pgtrigger's trigger SQL, except that the trigger honours ``pgtrigger.ignore`` only
+    in a session whose role owns the table (or is a member of its owner role).
+
+    Any session may set ``pgtrigger.ignore``, the app's role included; for a guard that
+    the app's role must not switch off, the setting alone is not enough. The table's
+    owner could drop or disable the trigger anyway, so letting it ignore the guard gives
+    it nothing more. Names are schema-qualified, so a temporary table or a search_path
+    cannot stand in for the catalog.
+
+    Migrations name this class: a change to the template below needs a new class."""
+
+    IGNORED = "IF ({ignore_func_name}(TG_NAME) IS TRUE) THEN"
+    OWNER_IGNORED = (
+        "IF ({ignore_func_name}(TG_NAME) IS TRUE AND pg_catalog.pg_has_role(current_user, "
+        "(SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid = TG_RELID), 'USAGE')) THEN"
+    )
+
+    def get_template(self) -> str:
+        template = super().get_template()
+        if template.count(self.IGNORED) != 1:
+            raise RuntimeError("pgtrigger's trigger template changed: review OwnerIgnorableTriggerSql")
+        return template.replace(self.IGNORED, self.OWNER_IGNORED)
+
+
+class OwnerIgnorableTrigger(pgtrigger.Trigger):
+    """A trigger that only the table's owner may hold off with ``pgtrigger.ignore``."""
+
+    def compile(self, model: type[models.Model]) -> pgtrigger.compiler.Trigger:
+        compiled = super().compile(model)
+        return pgtrigger.compiler.Trigger(
+            name=compiled.name, sql=OwnerIgnorableTriggerSql(**compiled.sql.kwargs)
+        )
+
+
 # DELETE is refused; UPDATE only reveals an entry (revealed_at from NULL to a time) or
 # forgets a deleted user (actor to NULL). Everything else about an entry is as written.
-APPEND_ONLY = pgtrigger.Trigger(
+# The app's role cannot hold it off with pgtrigger.ignore (only the table's owner can).
+APPEND_ONLY = OwnerIgnorableTrigger(
     name="append_only",
     when=pgtrigger.Before,
     operation=pgtrigger.Update | pgtrigger.Delete,

@@ -10,10 +10,15 @@ import uuid
 from pathlib import Path
 from urllib.parse import quote
 
+import pgtrigger
 import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection
+
+from referee.play import services
+from referee.play.dbroles import grant_app_role
+from referee.play.models import APPEND_ONLY, LogEntry, Visibility
 
 pytestmark = [
     pytest.mark.django_db,
@@ -79,6 +84,103 @@ def test_the_apps_role_cannot(what):
 )
 def test_the_apps_role_can_do_what_the_app_does(sql):
     as_app(sql)
+
+
+# --- the log's guard cannot be held off by the app's role ------------------------------------
+
+
+@pytest.fixture
+def committed_log(transactional_db, cast):
+    """A log the app's own connection can see (committed): a revealed GM-only entry and a
+    public one, both written by the GM."""
+
+    def resolve(visibility):
+        return services.procedure_resolve(
+            campaign=cast.campaign,
+            procedure_id="jump.basic_constants",
+            inputs={},
+            dice=[],
+            actor=cast.gm,
+            visibility=visibility,
+        )
+
+    revealed = resolve(Visibility.GM)
+    services.log_entry_reveal(entry=revealed, actor=cast.gm)
+    public = resolve(Visibility.EVERYONE)
+    return cast, revealed, public
+
+
+def as_app_ignoring_the_guard(sql: str, params: list) -> None:
+    """Run ``sql`` as the app's role with pgtrigger's ignore setting naming the log's
+    guard, exactly as ``pgtrigger.ignore("play.LogEntry:append_only")`` sets it."""
+    ignored = "{play.LogEntry:append_only," + APPEND_ONLY.get_pgid(LogEntry) + "}"
+    with psycopg.connect(**params_of_app()) as conn:
+        conn.execute("SELECT set_config('pgtrigger.ignore', %s, false)", [ignored])
+        conn.execute(sql, params)
+        conn.commit()
+
+
+def params_of_app() -> dict:
+    return params(settings.APP_DATABASE_ROLE, connection.settings_dict["NAME"])
+
+
+def test_the_apps_role_cannot_hide_a_revealed_entry_again_by_ignoring_the_guard(committed_log):
+    _, revealed, _ = committed_log
+    with pytest.raises(psycopg.errors.IntegrityConstraintViolation, match="can only be revealed"):
+        as_app_ignoring_the_guard("UPDATE play_logentry SET revealed_at = NULL WHERE id = %s", [revealed.pk])
+    revealed.refresh_from_db()
+    assert revealed.revealed_at is not None
+
+
+def test_the_apps_role_cannot_redate_a_reveal_or_change_an_entrys_actor_by_ignoring_the_guard(
+    committed_log,
+):
+    cast, revealed, public = committed_log
+    with pytest.raises(psycopg.errors.IntegrityConstraintViolation, match="can only be revealed"):
+        as_app_ignoring_the_guard(
+            "UPDATE play_logentry SET revealed_at = revealed_at - interval '1 day' WHERE id = %s",
+            [revealed.pk],
+        )
+    with pytest.raises(psycopg.errors.IntegrityConstraintViolation, match="can only be revealed"):
+        as_app_ignoring_the_guard(
+            "UPDATE play_logentry SET actor_id = %s WHERE id = %s", [cast.player.pk, public.pk]
+        )
+    public.refresh_from_db()
+    assert public.actor_id == cast.gm.pk
+
+
+@pytest.fixture
+def app_role_with_every_row_right():
+    """The app's role as if it had been granted UPDATE and DELETE on the whole log: the
+    guard, not the grants alone, must still refuse. The grants are restored after."""
+    role = connection.ops.quote_name(settings.APP_DATABASE_ROLE)
+    with connection.cursor() as cursor:
+        cursor.execute(f"GRANT UPDATE, DELETE ON play_logentry TO {role}")
+    try:
+        yield
+    finally:
+        grant_app_role()
+
+
+def test_the_guard_refuses_a_rewrite_or_delete_even_when_ignored_by_a_role_with_the_rights(
+    committed_log, app_role_with_every_row_right
+):
+    _, revealed, public = committed_log
+    with pytest.raises(psycopg.errors.IntegrityConstraintViolation, match="can only be revealed"):
+        as_app_ignoring_the_guard("UPDATE play_logentry SET summary = 'x' WHERE id = %s", [public.pk])
+    with pytest.raises(psycopg.errors.IntegrityConstraintViolation, match="cannot be deleted"):
+        as_app_ignoring_the_guard("DELETE FROM play_logentry WHERE id = %s", [revealed.pk])
+    public.refresh_from_db()
+    assert public.summary != "x" and LogEntry.objects.filter(pk=revealed.pk).exists()
+
+
+def test_the_tables_owner_may_still_hold_the_guard_off(committed_log):
+    """The owner could drop the trigger anyway; verification is what catches its rewrites."""
+    _, _, public = committed_log
+    with pgtrigger.ignore("play.LogEntry:append_only"):
+        LogEntry.objects.filter(pk=public.pk).update(summary="rewritten by the owner")
+    public.refresh_from_db()
+    assert public.summary == "rewritten by the owner"
 
 
 def test_the_tables_belong_to_the_owner_role_not_the_app():
