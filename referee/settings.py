@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "referee.terrain",
     "referee.shipboard",
     "referee.logistics",
+    "referee.telemissiles",
     "rules",
 ]
 

@@ -1,4 +1,4 @@
-"""New equipment: screen launchers, neutrino detector watches, tele-missiles, HPGs, yards.
+"""New equipment: screen launchers, neutrino detector watches, HPGs, yards, ramming.
 
 Screens and neutrino watches are markers the End Phase works on: a screen is rolled
 for removal every End Phase; a calibrated watch makes its hourly check when its hour
@@ -218,7 +218,6 @@ FAMILY = Family(
     name="equipment",
     title="New equipment",
     procedure_titles={
-        "telemissile": "Tele-operated missiles",
         "screen": "Screen launchers",
         "yard": "Mobile yards",
         "hpg": "Hyperpulse generators",

@@ -12,6 +12,7 @@ from referee.fleet.models import Marker
 from referee.logistics.models import CharacterSheet
 from referee.play import services
 from referee.play.models import LogEntry
+from referee.telemissiles.models import Telemissile
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -69,6 +70,7 @@ def rows(cast) -> dict[type, object]:
         ShipStoresFactory(ship=ship),
         UnitRefitFactory(unit=unit),
         CharacterSheet.objects.create(campaign=c, character=character, name="Kai", template="MechWarrior"),
+        Telemissile.objects.create(campaign=c, name="Whale", missile_type="killer_whale_t", operator=ship),
         services.procedure_resolve(
             campaign=c,
             procedure_id="jump.malfunction",

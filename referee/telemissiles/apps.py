@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TelemissilesConfig(AppConfig):
+    name = "referee.telemissiles"
+    label = "telemissiles"
