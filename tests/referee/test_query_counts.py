@@ -55,6 +55,7 @@ def campaign_of(size: int, log_entries: int) -> dict:
     jump = services.procedure_resolve(
         campaign=campaign,
         procedure_id="jump.malfunction",
+        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
         inputs={},
         dice=MICRO_FRACTURES,
         actor=gm,
@@ -63,6 +64,7 @@ def campaign_of(size: int, log_entries: int) -> dict:
     services.procedure_resolve(
         campaign=campaign,
         procedure_id="jump.malfunction",
+        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
         inputs={},
         dice=[3, 4],
         actor=gm,

@@ -373,6 +373,7 @@ def hostile(cast):
     entry = services.procedure_resolve(
         campaign=cast.campaign,
         procedure_id="jump.malfunction",
+        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
         inputs={},
         dice=MICRO_FRACTURES,
         actor=cast.gm,
