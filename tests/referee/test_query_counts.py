@@ -1,7 +1,7 @@
 """Every page costs the same number of queries whatever the campaign's size: no query per
 ship, unit, 'Mech or log entry, no count of the whole log. Each page is rendered for a
 small campaign and for one with 200 of every record and a long log: the counts must be
-equal, and at most 15 (the GM dashboard: at most 26, one read per panel of every rule
+equal, and at most 15 (the GM dashboard: at most 27, one read per panel of every rule
 family; see ``DASHBOARD_QUERIES``)."""
 
 import pytest
@@ -31,9 +31,9 @@ pytestmark = pytest.mark.django_db
 MAX_QUERIES = 15
 # The dashboard reads session, user and membership (3), the log's page and its size (2),
 # invites and members (2), the fleet's records and the utility 'Mechs among them (8), and
-# each rule family's panel its own tables (11). Booby traps, terrain and shipboard records
-# do not yet move the campaign's version, so their panels cannot be cached by it.
-DASHBOARD_QUERIES = 26
+# each rule family's panel its own tables (12, tele-operated missiles included). Nothing is
+# cached by the campaign's version yet, so each new panel adds its reads here.
+DASHBOARD_QUERIES = 27
 MICRO_FRACTURES = [6, 6, 4, 5]
 
 
