@@ -13,42 +13,14 @@ import rules
 from referee.campaigns.forms import InputLimitsMixin, LimitedJSONField
 from referee.campaigns.models import Campaign
 
+from . import wording
 from .bindings import Binding
 from .models import Visibility
 
-ACRONYMS = {
-    "kf": "K-F",
-    "tn": "TN",
-    "mp": "MP",
-    "psr": "PSR",
-    "au": "AU",
-    "km": "km",
-    "gm": "GM",
-    "hpg": "HPG",
-    "ir": "IR",
-    "lf": "L-F",
-    "ly": "LY",
-    "af": "AF",
-    "tp": "TP",
-    "bld": "BLD",
-    "ref": "REF",
-    "mos": "MoS",
-    "mof": "MoF",
-    "bt": "BT",
-    "bs": "BS",
-    "ice": "ICE",
-    "s": "s",
-    "pa": "Pa",
-    "t": "t",
-    "m": "m",
-}
-
 
 def label_for(name: str) -> str:
-    """``kf_integrity_max`` -> ``K-F integrity max``."""
-    words = [ACRONYMS.get(w, w) for w in name.split("_")]
-    first = words[0] if words[0] in ACRONYMS.values() else words[0].capitalize()
-    return " ".join([first, *words[1:]])
+    """``kf_integrity_max`` -> ``K-F integrity max`` (the wording table first)."""
+    return wording.label(name)
 
 
 class EngineJSONField(LimitedJSONField):
@@ -64,12 +36,13 @@ def input_field(spec) -> forms.Field:
     kind = spec.type.kind
     nullable = spec.type.nullable
     common = {
-        "label": spec.label or label_for(spec.name),
-        "help_text": spec.help,
+        "label": wording.plain_text(spec.label) if spec.label else label_for(spec.name),
+        "help_text": wording.help_text(spec.help),
         "required": spec.required and not nullable and kind != "bool",
     }
-    if spec.unit:
-        common["label"] = f"{common['label']} ({spec.unit})"
+    unit = wording.plain_text(spec.unit or "")
+    if unit and unit.lower() not in common["label"].lower().split():
+        common["label"] = f"{common['label']} ({unit})"
     if kind == "int":
         return forms.IntegerField(min_value=spec.min, max_value=spec.max, **common)
     if kind == "float":
@@ -79,7 +52,7 @@ def input_field(spec) -> forms.Field:
     if kind == "bool":
         return forms.NullBooleanField(widget=forms.NullBooleanSelect, **common)
     if kind == "enum":
-        choices = [(c, c.replace("_", " ")) for c in spec.type.describe()["choices"]]
+        choices = [(c, wording.choice(c)) for c in spec.type.describe()["choices"]]
         if nullable or not spec.required:
             choices = [("", "—"), *choices]
         return forms.ChoiceField(choices=choices, **common)
@@ -131,6 +104,7 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
     )
     visibility = forms.ChoiceField(
         choices=[(AS_SHARED, "As shared: GM only if it involves an unshared record"), *Visibility.choices],
+        label="Who reads it",
         initial=AS_SHARED,
         required=False,
     )

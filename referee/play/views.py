@@ -21,7 +21,7 @@ from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.forms import CampaignSettingsForm
 from referee.campaigns.models import Campaign
 
-from . import bindings, exports, families, live, services, sharing
+from . import bindings, exports, families, live, services, sharing, wording
 from .forms import AS_SHARED, ProcedureForm
 from .models import LogEntry, Numbering
 from .selectors import log_page, membership_for_poll, player_context, poll_version
@@ -225,9 +225,12 @@ def _odds_for(binding, form, key: str | None = None, time_limit: float | None = 
     key = key if key in procedure.result_keys else procedure.headline
     try:
         dist = rules.odds(procedure.id, inputs, key=key, time_limit=time_limit)
-    except (rules.InputError, rules.OddsError, rules.DiceError) as error:
-        return {"error": str(error), "key": key}
-    bars = sorted(dist.items(), key=lambda kv: (-kv[1], str(kv[0])))
+    except rules.InputError as error:
+        return {"error": _odds_refusal(form, error), "key": key}
+    except (rules.OddsError, rules.DiceError) as error:
+        return {"error": wording.plain_text(str(error)), "key": key}
+    likely = sorted(dist.items(), key=lambda kv: (-kv[1], str(kv[0])))
+    bars = sorted(likely[:16], key=_outcome_order(dist)) + likely[16:]
     exact = getattr(dist, "exact", True)
     return {
         "key": key,
@@ -246,6 +249,23 @@ def _odds_for(binding, form, key: str | None = None, time_limit: float | None = 
     }
 
 
+def _odds_refusal(form, error) -> str:
+    """Odds wait calmly for what is missing: "Fill in Distance (AU) to see the odds."."""
+    field = form.fields.get(error.field)
+    name = field.label if field is not None and field.label else wording.label(error.field)
+    if "required" in error.message:
+        return f"Fill in {name} to see the odds."
+    return f"{name}: {wording.plain_text(error.message)}"
+
+
+def _outcome_order(dist):
+    """The likeliest outcomes shown, numbers in value order (a reader scans a range);
+    words and flags most likely first."""
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in dist):
+        return lambda kv: kv[0]
+    return lambda kv: (-kv[1], str(kv[0]))
+
+
 def _fraction(p) -> str:
     p = Fraction(p)
     return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else "1"
@@ -256,15 +276,7 @@ def _nullable(procedure, name) -> bool:
 
 
 def _show(value) -> str:
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if value is None:
-        return "—"
-    if isinstance(value, tuple):
-        return ", ".join(_show(v) for v in value) or "none"
-    return str(value).replace("_", " ")
+    return wording.words(list(value) if isinstance(value, tuple) else value)
 
 
 @gm_view("POST")

@@ -9,6 +9,9 @@ document.addEventListener("htmx:responseError", (event) => {
   box.innerHTML = `<li class="error"></li>`;
   box.firstChild.textContent = text.length < 300 && !text.includes("<") ? text : message;
   document.querySelector("main").prepend(box);
+  box.setAttribute("tabindex", "-1");
+  box.scrollIntoView({ block: "center" });
+  box.focus({ preventScroll: true });
   setTimeout(() => box.remove(), 8000);
 });
 
@@ -63,4 +66,24 @@ document.addEventListener("DOMContentLoaded", () => {
   };
   check();
   setInterval(check, 2000);
+});
+
+// A refusal is never out of sight: after a refused submit (a 422 form shown again, a 409,
+// or any error answer) the first message is scrolled into view and focused, so it is seen
+// and, being an alert, announced.
+function showRefusal(root) {
+  const first = (root || document).querySelector(
+    '[role="alert"].error, [data-testid="form-error"], .messages .error, .field.has-error .error'
+  );
+  if (!first) return;
+  if (!first.hasAttribute("tabindex")) first.setAttribute("tabindex", "-1");
+  first.scrollIntoView({ block: "center" });
+  first.focus({ preventScroll: true });
+}
+document.addEventListener("htmx:afterSettle", (event) => {
+  const status = event.detail.xhr ? event.detail.xhr.status : 200;
+  if (status >= 400) showRefusal(document.contains(event.detail.elt) ? event.detail.elt : document);
+});
+document.addEventListener("DOMContentLoaded", () => {
+  if (document.querySelector(".field.has-error, [data-testid='form-error']")) showRefusal(document);
 });

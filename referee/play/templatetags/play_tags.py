@@ -1,24 +1,52 @@
-"""Showing logged values the way a GM reads them."""
+"""Showing logged values the way a GM reads them (the words live in ``referee.play.wording``)."""
 
 from django import template
-from django.utils.dateparse import parse_datetime
+
+from referee.play import wording
 
 register = template.Library()
 
 
+def _namer(context) -> wording.Namer:
+    """One namer per rendering: each record code is looked up once."""
+    cache = context.render_context
+    if "namer" not in cache:
+        cache["namer"] = wording.Namer(context.get("campaign"), context.get("role") or "player")
+    return cache["namer"]
+
+
 @register.filter
 def show(value) -> str:
-    """true/false as yes/no, ISO times as 'YYYY-MM-DD HH:MM:SS', nothing as an em dash."""
-    if value is None or value == "":
-        return "—"
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if isinstance(value, str) and len(value) >= 19 and value[4] == "-" and "T" in value:
-        moment = parse_datetime(value)
-        if moment is not None:
-            return moment.strftime("%Y-%m-%d %H:%M:%S")
-    if isinstance(value, str):
-        return value.replace("_", " ")
-    return str(value)
+    """yes/no, times as the campaign clock shows them, lists as prose, nothing as an em dash."""
+    return wording.words(value)
+
+
+@register.simple_tag(takes_context=True)
+def words(context, value) -> str:
+    """Like ``show``, with record codes read as the records' names."""
+    return wording.words(value, _namer(context))
+
+
+@register.simple_tag(takes_context=True)
+def pending_words(context, effect) -> str:
+    return wording.pending(effect, _namer(context))
+
+
+@register.filter
+def label(key) -> str:
+    return wording.label(str(key))
+
+
+@register.filter
+def plain(text) -> str:
+    return wording.plain_text(text)
+
+
+@register.filter
+def book(reference) -> str:
+    return wording.book_reference(reference)
+
+
+@register.filter
+def dice_order(text) -> list[str]:
+    return wording.dice_order(text)

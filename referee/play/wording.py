@@ -1,0 +1,231 @@
+"""The words people read, kept beside the engine's contract (which stays the source of truth).
+
+The contract names things for the engine: ``kf_integrity_after``, ``null = never jumped``,
+``[A21] toggle``, a rulebook's file name. Here each of those becomes what a GM reads at the
+table: a label from the wording table (or the key made readable), help without catalogue
+tags or notation, values as yes/no and prose, records by name, times as the campaign's clock
+shows them, and a rule reference as the book and section a GM looks up.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import datetime
+from typing import Any
+
+from django.apps import apps
+from django.utils.dateparse import parse_datetime
+
+ACRONYMS = {
+    "kf": "K-F",
+    "tn": "TN",
+    "mp": "MP",
+    "psr": "PSR",
+    "au": "AU",
+    "km": "km",
+    "gm": "GM",
+    "hpg": "HPG",
+    "ir": "IR",
+    "lf": "L-F",
+    "ly": "LY",
+    "af": "AF",
+    "tp": "TP",
+    "bld": "BLD",
+    "ref": "REF",
+    "mos": "MoS",
+    "mof": "MoF",
+    "bt": "BT",
+    "bs": "BS",
+    "ice": "ICE",
+    "emp": "EMP",
+    "esm": "ESM",
+    "ssd": "SSD",
+    "ai": "AI",
+    "s": "s",
+    "pa": "Pa",
+    "t": "t",
+    "m": "m",
+    "h": "h",
+    "min": "min",
+}
+
+# Words for keys whose made-readable form would still puzzle a GM (any procedure).
+LABELS = {
+    "tn": "Target number",
+    "mos": "Margin of success",
+    "mof": "Margin of failure",
+    "kf_integrity_after": "K-F integrity afterwards",
+    "malfunction_total": "Malfunction roll total",
+    "hours_since_jump": "Hours since the last jump",
+    "psr_tn": "Piloting roll target number",
+    "start_mod": "Starting modifier",
+}
+
+# Rulebooks by the seed file the contract cites, as a GM names them.
+BOOKS = {
+    "000_": "Booby Traps",
+    "004_": "Explorer Corps",
+}
+
+_SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+_TAG = re.compile(r"\s*\[[A-Z]\d+\](?:\[[A-Z]\d+\])*:?")
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_SEED = re.compile(r"\b(\d{3}_)[0-9a-f]+\.txt\b")
+
+
+def humanise(key: str, *, capital: bool = True) -> str:
+    """``kf_integrity_max`` -> ``K-F integrity max`` (a key never shown raw)."""
+    key = str(key).replace(".", "_").replace("-", "_")
+    words = [ACRONYMS.get(w, w) for w in key.split("_") if w]
+    if not words:
+        return ""
+    if capital and words[0] not in ACRONYMS.values():
+        words[0] = words[0].capitalize()
+    return " ".join(words)
+
+
+def label(key: str) -> str:
+    """A result or input key as a heading: the wording table's words, else the key made readable."""
+    return LABELS.get(key) or humanise(key)
+
+
+def choice(value: str) -> str:
+    """An enum choice as an option reads: ``fore_left`` -> ``Fore left``; ``none`` stays lower case."""
+    return "none" if value == "none" else humanise(value)
+
+
+def plain_text(text: str) -> str:
+    """Contract prose made readable: catalogue tags dropped, ``null`` as blank, snake_case
+    keys as words, Python-style lists as prose, true/false as yes/no."""
+    if not text:
+        return ""
+    text = _TAG.sub("", str(text))
+    text = re.sub(
+        r"\[((?:\s*\"[^\"]*\"\s*,?)+)\]", lambda m: prose(re.findall(r'"([^"]*)"', m.group(1))), text
+    )
+    text = re.sub(r"\s*!=\s*null\b", " is given", text)
+    text = re.sub(r"\s*==\s*null\b|\s+is\s+null\b", " is blank", text)
+    text = re.sub(r"\bnull\s*(=|→|->)\s*", "blank: ", text)
+    text = re.sub(r"\bnull\b", "blank", text, flags=re.I)
+    text = re.sub(r"\bNone\b", "none", text)
+    text = text.replace("!=", "is not").replace("==", "is")
+    text = re.sub(r"\b(True|true)\b", "yes", text)
+    text = re.sub(r"\b(False|false)\b", "no", text)
+    text = _SEED.sub(lambda m: book_of(m.group(1)), text)
+    text = _SNAKE.sub(lambda m: humanise(m.group(0), capital=False), text)
+    return re.sub(r"\s{2,}", " ", text).strip(" ;:,")
+
+
+def help_text(text: str) -> str:
+    return plain_text(text)
+
+
+def book_of(prefix: str) -> str:
+    return BOOKS.get(prefix[:4], "the rulebook")
+
+
+def book_reference(reference: str) -> str:
+    """``004_….txt, Drive-System Malfunctions; …`` -> ``Explorer Corps: Drive-System Malfunctions; …``."""
+    if not reference:
+        return ""
+    match = _SEED.match(reference.strip())
+    if not match:
+        return plain_text(reference)
+    rest = reference.strip()[match.end() :].lstrip(" ,")
+    book = book_of(match.group(1))
+    return f"{book}: {rest}" if rest else book
+
+
+def prose(items) -> str:
+    """``["a", "b", "c"]`` -> ``a, b and c``."""
+    items = [str(i) for i in items]
+    if not items:
+        return "none"
+    if len(items) == 1:
+        return items[0]
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def when(moment: datetime | str | None) -> str:
+    """A time as the campaign's clock shows it."""
+    if isinstance(moment, str):
+        moment = parse_datetime(moment)
+    return "—" if moment is None else moment.strftime("%Y-%m-%d %H:%M:%S")
+
+
+class Namer:
+    """Record codes to names, for one campaign and reader; a record the reader may not see
+    reads as such, never as its code."""
+
+    def __init__(self, campaign=None, role: str | None = "gm"):
+        self.campaign, self.role, self.names = campaign, role, {}
+
+    def name(self, code: str) -> str:
+        if code not in self.names:
+            self.names[code] = self._lookup(code)
+        return self.names[code]
+
+    def _lookup(self, code: str) -> str:
+        if self.campaign is not None:
+            for model in apps.get_models():
+                if not hasattr(model.objects, "visible_to") or not hasattr(model, "code"):
+                    continue
+                records = model.objects.in_campaign(self.campaign)
+                found = records.filter(code=code).first()
+                if found is not None:
+                    if self.role != "gm" and not records.visible_to(self.role).filter(pk=found.pk).exists():
+                        return "a record not shared with players"
+                    return str(found)
+        return "a record no longer kept"
+
+
+def words(value: Any, namer: Namer | None = None) -> str:
+    """Any logged value as a person reads it."""
+    if value is None or value == "":
+        return "—"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        return prose(words(v, namer) for v in value) if value else "none"
+    if isinstance(value, dict):
+        if not value:
+            return "none"
+        return "; ".join(f"{humanise(k)}: {words(v, namer)}" for k, v in value.items())
+    if isinstance(value, uuid.UUID):
+        value = str(value)
+    if isinstance(value, str):
+        if _UUID.match(value):
+            return (namer or Namer()).name(value)
+        if len(value) >= 19 and value[4] == "-" and "T" in value and parse_datetime(value):
+            return when(value)
+        return plain_text(value) if ("_" in value or "null" in value or "[" in value) else value
+    return str(value)
+
+
+def pending(effect: dict, namer: Namer | None = None) -> str:
+    """An effect the GM applies by hand: ``unit · damage add 2`` -> ``Unit: add 2 to damage``."""
+    target, what = humanise(effect.get("target", "")), humanise(effect.get("field", ""), capital=False)
+    value, op = words(effect.get("value"), namer), effect.get("op")
+    if op == "add":
+        return f"{target}: add {value} to {what}"
+    if op == "set":
+        return f"{target}: set {what} to {value}"
+    return f"{target}: {what} {humanise(str(op), capital=False)} {value}"
+
+
+def dice_order(text: str) -> list[str]:
+    """The contract's dice order, one readable line a roll."""
+    lines = []
+    for line in text.splitlines():
+        line = line.strip().lstrip("- ").strip()
+        if not line:
+            continue
+        line = re.sub(r"\[([^\]]+)\]", lambda m: f"(when {m.group(1)})", line)
+        name, _, rest = line.partition(":")
+        lines.append(f"{label(name.strip())}: {plain_text(rest)}" if rest else plain_text(line))
+    return lines
