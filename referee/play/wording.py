@@ -90,6 +90,13 @@ def label(key: str) -> str:
     return LABELS.get(key) or humanise(key)
 
 
+def phrase(key: str) -> str:
+    """A key inside a sentence ("Odds of mishap"): the label, lower case unless it opens with an acronym."""
+    text = label(key)
+    first = text.split(" ", 1)[0]
+    return text if first in ACRONYMS.values() or first.isupper() else text[:1].lower() + text[1:]
+
+
 def choice(value: str) -> str:
     """An enum choice as an option reads: ``fore_left`` -> ``Fore left``; ``none`` stays lower case."""
     return "none" if value == "none" else humanise(value)

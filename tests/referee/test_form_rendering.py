@@ -40,7 +40,8 @@ def test_an_error_is_an_alert_beside_the_field_that_keeps_what_was_typed():
     html = group(form, "hours")
     assert '<div class="field has-error">' in html
     error = re.search(
-        r'<div class="error" role="alert" id="id_hours_error" data-testid="error-hours">(.*?)</div>', html
+        r'<div class="error" role="alert" aria-live="assertive" tabindex="-1" id="id_hours_error" data-testid="error-hours">(.*?)</div>',
+        html,
     )
     assert error and "greater than or equal to 0" in error.group(1)
     assert 'aria-invalid="true"' in html and 'aria-describedby="id_hours_error"' in html
@@ -57,7 +58,8 @@ def test_a_whole_form_shows_its_own_errors_once_then_each_field():
     html = str(form)
     assert html.count("The chart cannot be used.") == 1
     assert re.search(
-        r'<div class="error" role="alert" data-testid="form-error">The chart cannot be used.</div>', html
+        r'<div class="error" role="alert" aria-live="assertive" tabindex="-1" data-testid="form-error">The chart cannot be used.</div>',
+        html,
     )
     assert '<div class="fields">' in html and html.count('<div class="field') == 1 + 3
 

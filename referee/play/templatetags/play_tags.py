@@ -38,6 +38,11 @@ def label(key) -> str:
 
 
 @register.filter
+def phrase(key) -> str:
+    return wording.phrase(str(key))
+
+
+@register.filter
 def plain(text) -> str:
     return wording.plain_text(text)
 
