@@ -104,7 +104,6 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
     )
     visibility = forms.ChoiceField(
         choices=[(AS_SHARED, "As shared: GM only if it involves an unshared record"), *Visibility.choices],
-        label="Who reads it",
         initial=AS_SHARED,
         required=False,
     )
