@@ -17,18 +17,32 @@ from dataclasses import dataclass
 from referee.campaigns.models import Campaign
 
 from .log_sql import Selection, json_entry_batches
-from .models import GENESIS_HASH, LogEntry, UnrecordableValue, canonical_json, chain_hash, log_key
+from .models import (
+    GENESIS_HASH,
+    HASH_SCHEMES,
+    LogEntry,
+    UnrecordableValue,
+    canonical_json,
+    chain_hash,
+    log_key,
+)
 
 EXPORT_FORMAT = "referee-log/1"
-# What an exported entry carries beyond what its hash covers.
+# What an exported entry carries beyond what its hash covers (and, from hash scheme 3 on,
+# its seq: the entry's number as the export's reader sees it).
 CHAIN_KEYS = frozenset({"revealed_at", "prev_hash", "hash"})
+UNHASHED_NUMBER_SCHEME = 3
 HASH_TEXT = re.compile(r"[0-9a-f]{64}")
 
 
 def entry_json(entry: LogEntry) -> dict:
-    """An entry as exported: what its hash covers, plus its place in the chain."""
+    """An entry as exported: what its hash covers, plus its place in the chain (and its
+    number as its reader sees it, ``entry.number``, where the hash does not cover it)."""
+    payload = entry.hash_payload()
+    number = {"seq": entry.number} if "seq" not in payload else {}
     return {
-        **entry.hash_payload(),
+        **number,
+        **payload,
         "revealed_at": entry.revealed_at.isoformat(timespec="microseconds") if entry.revealed_at else None,
         "prev_hash": entry.prev_hash,
         "hash": entry.hash,
@@ -62,6 +76,8 @@ class ChainReport:
     partial: bool = False
     missing: int = 0
     missing_seqs: tuple[tuple[int, int], ...] = ()
+    # Places where entries that hash no seq were left out: how many at each, nothing shows.
+    gaps_before: tuple[int, ...] = ()
     problem: Break | None = None
     # False when nothing shows the log's end is where the file says (an export made
     # before exports were signed): entries cut from its end would not show.
@@ -82,6 +98,9 @@ class ChainReport:
                 spans = ", ".join(f"#{a}" if a == b else f"#{a}-#{b}" for a, b in self.missing_seqs)
                 noun = "entry was" if self.missing == 1 else "entries were"
                 text += f"; {self.missing} earlier {noun} not included: {spans}"
+            if self.gaps_before:
+                places = ", ".join(f"#{n}" for n in self.gaps_before)
+                text += f"; entries were left out before {places}"
         if not self.end_confirmed:
             text += "; the file is not signed, so entries cut from its end would not show"
         return text
@@ -89,7 +108,13 @@ class ChainReport:
 
 def payload_of(entry: dict) -> dict:
     """What the hash of an exported entry covers."""
-    return {k: v for k, v in entry.items() if k not in CHAIN_KEYS}
+    unhashed = CHAIN_KEYS | ({"seq"} if _scheme(entry) >= UNHASHED_NUMBER_SCHEME else set())
+    return {k: v for k, v in entry.items() if k not in unhashed}
+
+
+def _scheme(entry: dict) -> int:
+    scheme = entry.get("hash_scheme", 1)
+    return scheme if isinstance(scheme, int) and not isinstance(scheme, bool) else 1
 
 
 def _well_formed(entry: object, index: int) -> dict:
@@ -101,7 +126,7 @@ def _well_formed(entry: object, index: int) -> dict:
         if key in entry and not (isinstance(entry[key], str) and HASH_TEXT.fullmatch(entry[key])):
             raise IntegrityError(f"{where} has a {key} that is not a hash: {_kind(entry[key])}")
     scheme = entry.get("hash_scheme", 1)
-    if scheme not in (1, 2) or isinstance(scheme, bool):
+    if scheme not in HASH_SCHEMES or isinstance(scheme, bool):
         raise IntegrityError(f"{where} names a hash scheme this version does not know: {_kind(scheme)}")
     return entry
 
@@ -144,54 +169,97 @@ def verify_entries(
     campaign_code: str | None = None,
     head: str | None = None,
 ) -> ChainReport:
-    """Walk entries in seq order and report the first one that breaks the chain.
+    """Walk entries in chain order and report the first one that breaks the chain.
 
     This is the one place a chain is judged, for the database and for files alike.
-    A full chain starts at seq 1 from the genesis hash, has no gap, and each
-    ``prev_hash`` is the previous entry's ``hash``. A partial one (a player's export,
-    a turn range) may skip entries: each entry's own hash is still checked, and so is
-    the link between any two consecutive seqs both present; the gaps are counted.
-    Along the chain the hash scheme never goes back to an older (unkeyed) one. With
-    ``head`` (a fingerprint kept from an earlier turn's end) the chain must pass
-    through that hash, else the log was rewritten before it or ends before it.
+    A full chain starts from the genesis hash, leaves nothing out, and each ``prev_hash``
+    is the previous entry's ``hash``. A partial one (a player's export, a turn range) may
+    leave entries out: each entry's own hash is still checked, and so is the link between
+    any two entries that follow each other in the log.
+
+    Entries whose hash covers their seq (schemes 1 and 2) are numbered 1, 2, 3... by it,
+    and what a partial file leaves out is counted by number. From scheme 3 on the seq is
+    the entry's number as the file's reader sees it, which the hash does not cover: a gap
+    before such an entry shows only as a ``prev_hash`` that is not the previous entry's
+    hash, and is reported as a place, never as a count. Along the chain the hash scheme
+    never goes back to an older one. With ``head`` (a fingerprint kept from an earlier
+    turn's end) the chain must pass through that hash, else the log was rewritten before
+    it or ends before it.
 
     Raises IntegrityError for what is not an entry at all (a malformed file)."""
     checked = 0
     missing_spans: list[tuple[int, int]] = []
+    gaps_before: list[int] = []
     previous: dict | None = None
     newest_scheme = 1
     head_seen = head is None
+
+    def broken(problem: Break | None) -> ChainReport:
+        return _broken(checked, partial, missing_spans, problem, gaps_before)
+
     for index, entry in enumerate(entries):
         entry = _well_formed(entry, index)
         seq = entry.get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
-            return _broken(checked, partial, missing_spans, Break(None, f"bad seq {_kind(seq)}", entry))
-        expected_seq = previous["seq"] + 1 if previous else 1
+            return broken(Break(None, f"bad seq {_kind(seq)}", entry))
         if campaign_code is not None and entry.get("campaign_code") != campaign_code:
             reason = f"it belongs to campaign {entry.get('campaign_code')}, not {campaign_code}"
-            return _broken(checked, partial, missing_spans, Break(seq, reason, entry))
-        if seq < expected_seq:
-            reason = f"seq out of order or repeated (after #{previous['seq']})"
-            return _broken(checked, partial, missing_spans, Break(seq, reason, entry))
-        if seq > expected_seq:
-            if not partial:
-                reason = f"seq {expected_seq} is missing" + (
-                    f" (the chain jumps from #{previous['seq']} to #{seq})" if previous else ""
-                )
-                return _broken(checked, partial, missing_spans, Break(seq, reason, entry))
-            missing_spans.append((expected_seq, seq - 1))
-        if fault := entry_fault(entry):
-            return _broken(checked, partial, missing_spans, Break(seq, fault, entry))
-        if seq == expected_seq:
-            link = previous["hash"] if previous else GENESIS_HASH
-            if entry["prev_hash"] != link:
-                what = f"#{previous['seq']}'s hash" if previous else "the genesis hash"
+            return broken(Break(seq, reason, entry))
+        scheme = _scheme(entry)
+        if scheme < newest_scheme and newest_scheme >= UNHASHED_NUMBER_SCHEME:
+            return broken(Break(seq, _older_scheme(scheme), entry))
+        link = previous["hash"] if previous else GENESIS_HASH
+        what = f"#{previous['seq']}'s hash" if previous else "the genesis hash"
+        if scheme < UNHASHED_NUMBER_SCHEME:
+            expected_seq = previous["seq"] + 1 if previous else 1
+            if seq < expected_seq:
+                reason = f"seq out of order or repeated (after #{previous['seq']})"
+                return broken(Break(seq, reason, entry))
+            if seq > expected_seq:
+                if not partial:
+                    reason = f"seq {expected_seq} is missing" + (
+                        f" (the chain jumps from #{previous['seq']} to #{seq})" if previous else ""
+                    )
+                    return broken(Break(seq, reason, entry))
+                missing_spans.append((expected_seq, seq - 1))
+            if fault := entry_fault(entry):
+                return broken(Break(seq, fault, entry))
+            if seq == expected_seq and entry["prev_hash"] != link:
                 reason = f"its prev_hash is not {what} (the chain forks or was rewritten here)"
-                return _broken(checked, partial, missing_spans, Break(seq, reason, entry))
-        scheme = entry.get("hash_scheme", 1)
-        if scheme < newest_scheme:
-            reason = "its hash is unkeyed although earlier entries are keyed (the log was rewritten here)"
-            return _broken(checked, partial, missing_spans, Break(seq, reason, entry))
+                return broken(Break(seq, reason, entry))
+            if scheme < newest_scheme:
+                return broken(Break(seq, _older_scheme(scheme), entry))
+        else:
+            # The number is the reader's, not hashed: it is checked against the chain's
+            # order where the entry before is numbered the same way (a log whose older
+            # entries hash their seq numbers them otherwise).
+            numbered = previous is None or _scheme(previous) >= UNHASHED_NUMBER_SCHEME
+            expected = previous["seq"] + 1 if previous else 1
+            if numbered and seq < expected:
+                reason = f"numbered out of order or repeated (after #{previous['seq']})"
+                return broken(Break(seq, reason, entry))
+            if fault := entry_fault(entry):
+                return broken(Break(seq, fault, entry))
+            if entry["prev_hash"] == link:
+                if numbered and seq != expected:
+                    after = f"#{previous['seq']}" if previous else "the log's start"
+                    reason = f"it is numbered #{seq} although it follows {after} in the chain"
+                    return broken(Break(seq, reason, entry))
+            elif not partial:
+                if numbered and seq > expected:
+                    reason = f"seq {expected} is missing" + (
+                        f" (the chain jumps from #{previous['seq']} to #{seq})" if previous else ""
+                    )
+                else:
+                    reason = (
+                        f"its prev_hash is not {what}: entries are missing before it, "
+                        "or the chain forks or was rewritten here"
+                    )
+                return broken(Break(seq, reason, entry))
+            elif numbered and seq > expected:
+                missing_spans.append((expected, seq - 1))
+            else:  # left out without a number to count them by: a place, not a count
+                gaps_before.append(seq)
         newest_scheme = scheme
         head_seen = head_seen or head in (entry["hash"], entry["prev_hash"])
         previous = entry
@@ -201,16 +269,29 @@ def verify_entries(
             f"the log fingerprint you kept ({head[:16]}…) is not in it: the log was rewritten "
             "before that point, or this copy ends before it"
         )
-        return _broken(checked, partial, missing_spans, Break(None, reason))
-    return _broken(checked, partial, missing_spans, None)
+        return broken(Break(None, reason))
+    return broken(None)
 
 
-def _broken(checked: int, partial: bool, spans: list[tuple[int, int]], problem: Break | None) -> ChainReport:
+def _older_scheme(scheme: int) -> str:
+    if scheme == 1:
+        return "its hash is unkeyed although earlier entries are keyed (the log was rewritten here)"
+    return "its hash is of an older kind than earlier entries' (the log was rewritten here)"
+
+
+def _broken(
+    checked: int,
+    partial: bool,
+    spans: list[tuple[int, int]],
+    problem: Break | None,
+    gaps_before: list[int] = (),
+) -> ChainReport:
     return ChainReport(
         checked=checked,
         partial=partial,
         missing=sum(b - a + 1 for a, b in spans),
         missing_seqs=tuple(spans),
+        gaps_before=tuple(gaps_before),
         problem=problem,
     )
 
@@ -307,6 +388,7 @@ def verify_export(document: dict, *, head: str | None = None) -> ChainReport:
         partial=report.partial,
         missing=report.missing,
         missing_seqs=report.missing_seqs,
+        gaps_before=report.gaps_before,
         end_confirmed=False,
     )
 

@@ -24,18 +24,24 @@ def _iso(column: str) -> str:
     return f"to_char({column} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US') || '+00:00'"
 
 
-_ENTRY_FIELDS = f"""'campaign_code', %(code)s::text, 'seq', e.seq, 'turn', e.turn, 'phase', e.phase,
+_COMMON_FIELDS = f"""'campaign_code', %(code)s::text, 'turn', e.turn, 'phase', e.phase,
     'game_time', {_iso("e.game_time")}, 'procedure', e.procedure, 'title', e.title,
     'inputs', e.inputs, 'rolls', e.rolls, 'result', e.result, 'effects', e.effects,
     'pending', e.pending, 'summary', e.summary, 'reference', e.reference,
-    'actor_name', e.actor_name, 'visibility', e.visibility, 'reversal_of_seq', e.reversal_of_seq,
+    'actor_name', e.actor_name, 'visibility', e.visibility,
     'created_at', {_iso("e.created_at")},
     'revealed_at', CASE WHEN e.revealed_at IS NULL THEN NULL ELSE {_iso("e.revealed_at")} END,
     'prev_hash', e.prev_hash, 'hash', e.hash"""
-# Entries of the first hash scheme carry neither a scheme nor a nonce (``LogEntry.hash_payload``).
-ENTRY_JSON = f"""CASE WHEN e.hash_scheme >= 2
-    THEN json_build_object('hash_scheme', e.hash_scheme, 'nonce', e.nonce, {_ENTRY_FIELDS})::text
-    ELSE json_build_object({_ENTRY_FIELDS})::text END"""
+# Entries of the first hash scheme carry neither a scheme nor a nonce, entries of the
+# first two hash their seq (``LogEntry.hash_payload``). Entries of the third do not: their
+# seq is the entry's number as the export's reader sees it (``Selection.number``).
+ENTRY_JSON = f"""CASE WHEN e.hash_scheme >= 3
+    THEN json_build_object('seq', e.number, 'hash_scheme', e.hash_scheme, 'nonce', e.nonce,
+        'reversal_of_hash', e.reversal_of_hash, {_COMMON_FIELDS})::text
+    WHEN e.hash_scheme = 2
+    THEN json_build_object('seq', e.seq, 'hash_scheme', e.hash_scheme, 'nonce', e.nonce,
+        'reversal_of_seq', e.reversal_of_seq, {_COMMON_FIELDS})::text
+    ELSE json_build_object('seq', e.seq, 'reversal_of_seq', e.reversal_of_seq, {_COMMON_FIELDS})::text END"""
 
 
 class Selection:
@@ -67,7 +73,7 @@ class Selection:
 
     def batch_sql(self) -> str:
         """The next batch of entries (``e``, with ``r`` the entry it reverses)."""
-        return f"""SELECT e.*, r.seq AS reversal_of_seq, {self.number} AS number FROM {LOG} e
+        return f"""SELECT e.*, r.seq AS reversal_of_seq, r.hash AS reversal_of_hash, {self.number} AS number FROM {LOG} e
             LEFT JOIN {LOG} r ON r.id = e.reversal_of_id
             WHERE {self.where} ORDER BY e.seq LIMIT %(batch)s"""
 

@@ -25,8 +25,12 @@ GENESIS_HASH = "0" * 64
 # How an entry's hash is made. 1: SHA-256 of the previous hash and the entry (the first
 # logs). 2: an HMAC keyed with the server's log key over the same text, the entry
 # carrying a random nonce, so a hidden entry cannot be guessed from the next one's
-# prev_hash and a rewrite cannot be re-hashed without the key.
-HASH_SCHEME = 2
+# prev_hash and a rewrite cannot be re-hashed without the key. 3: as 2, but the hashed
+# text holds no number of the log's own (no seq; an undo names the entry it undoes by
+# that entry's hash), so a player's copy can number entries as the player sees them and
+# still verify, without showing how many hidden entries lie between.
+HASH_SCHEME = 3
+HASH_SCHEMES = (1, 2, 3)
 # Integers beyond this many digits are refused rather than recorded (PostgreSQL keeps
 # them, but Python will not read back an integer of more than 4300 digits). The largest
 # float, 1.8e308, is stored as an integer of 309 digits.
@@ -233,12 +237,20 @@ class LogEntry(CampaignScoped):
         """Everything the hash covers: the entry as exported, without database ids.
 
         ``revealed_at`` is left out: revealing is the one change the log allows. Entries
-        of the first scheme carry neither a scheme nor a nonce, as they were hashed."""
+        of the first scheme carry neither a scheme nor a nonce, as they were hashed; entries
+        of the third carry no seq, and name the entry they undo by its hash."""
         keyed = {"hash_scheme": self.hash_scheme, "nonce": self.nonce} if self.hash_scheme >= 2 else {}
+        if self.hash_scheme >= 3:
+            place = {"reversal_of_hash": self.reversal_of.hash if self.reversal_of_id else None}
+        else:
+            place = {
+                "seq": self.seq,
+                "reversal_of_seq": self.reversal_of.seq if self.reversal_of_id else None,
+            }
         return entry_payload(
             **keyed,
+            **place,
             campaign_code=str(self.campaign.code),
-            seq=self.seq,
             turn=self.turn,
             phase=self.phase,
             game_time=self.game_time,
@@ -253,7 +265,6 @@ class LogEntry(CampaignScoped):
             reference=self.reference,
             actor_name=self.actor_name,
             visibility=self.visibility,
-            reversal_of_seq=self.reversal_of.seq if self.reversal_of_id else None,
             created_at=self.created_at,
         )
 
@@ -364,11 +375,11 @@ def log_key() -> bytes:
 
 def chain_hash(prev_hash: str, payload: dict) -> str:
     """The hash of an entry: over the previous hash and the canonical JSON of the entry,
-    keyed with the server's log key for entries of scheme 2 (the scheme is in the payload)."""
+    keyed with the server's log key for entries of scheme 2 and 3 (the scheme is in the payload)."""
     text = (prev_hash + canonical_json(payload)).encode()
     scheme = payload.get("hash_scheme", 1)
     if scheme == 1:
         return hashlib.sha256(text).hexdigest()
-    if scheme == 2:
+    if scheme in (2, 3):
         return hmac.new(log_key(), text, hashlib.sha256).hexdigest()
     raise UnrecordableValue(f"unknown hash scheme {scheme!r}")

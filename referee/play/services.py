@@ -286,8 +286,8 @@ def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
     return log_append(
         campaign=_lock(campaign),
         procedure="log.undo",
-        title=f"Undo #{entry.seq}: {entry.title}",
-        summary=f"Undid #{entry.seq} ({entry.summary}); restored {restored}.",
+        title=f"Undo: {entry.title}",
+        summary=f"Undid {entry.title} ({entry.summary}); restored {restored}.",
         actor=actor,
         effects=changes,
         visibility=entry.visibility if entry.secret else Visibility.EVERYONE,
@@ -427,7 +427,7 @@ def _record_reverse(campaign: Campaign, entry: LogEntry, actor) -> LogEntry:
             ) from None
         changes, summary = (
             _field_changes(obj, before, {}),
-            f"Undid #{entry.seq}: {record['name']} is gone again.",
+            f"Undone: {record['name']} is gone again.",
         )
     else:
         if obj is not None:
@@ -449,11 +449,11 @@ def _record_reverse(campaign: Campaign, entry: LogEntry, actor) -> LogEntry:
                 f"Cannot undo #{entry.seq}: {record['name']} cannot come back ({error})."
             ) from None
         changes = _field_changes(obj, {}, _snapshot(obj))
-        summary, visible = f"Undid #{entry.seq}: {record['name']} is back.", sharing.seen_by_players(obj)
+        summary, visible = f"Undone: {record['name']} is back.", sharing.seen_by_players(obj)
     return log_append(
         campaign=campaign,
         procedure="log.undo",
-        title=f"Undo #{entry.seq}: {entry.title}",
+        title=f"Undo: {entry.title}",
         summary=summary,
         actor=actor,
         effects=sorted(changes, key=lambda c: c["field"]),

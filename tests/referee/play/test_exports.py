@@ -162,16 +162,40 @@ def test_a_json_export_with_an_entry_dropped_is_caught(log, tmp_path):
 
 
 def test_a_players_json_export_is_partial_and_verifies_entry_by_entry(log, tmp_path):
+    """The player numbers the entries they see 1, 2, 3... in their JSON export too, and it
+    still verifies: the hidden entry shows only as a link to an entry not in the file,
+    never as a number or a count."""
     text = body(export(log, "player", "json"))
     document = json.loads(text)
     assert document["partial"] is True
-    assert 7 not in [e["seq"] for e in document["entries"]]
+    assert [e["seq"] for e in document["entries"]] == list(range(1, 13))
+    assert not any("reversal_of_seq" in e for e in document["entries"])
     path = tmp_path / "player.json"
     path.write_text(text, encoding="utf-8")
     assert verify_file(path) == (
         0,
-        "chain holds for the 12 entries included (partial export); 1 earlier entry was not included: #7\n",
+        "chain holds for the 12 entries included (partial export); entries were left out before #7\n",
     )
+
+
+def test_a_players_json_export_cut_short_at_the_end_no_longer_verifies(log, tmp_path):
+    document = json.loads(body(export(log, "player", "json")))
+    del document["entries"][-1]
+    document["count"], document["head"] = len(document["entries"]), document["entries"][-1]["hash"]
+    path = tmp_path / "player.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    status, out = verify_file(path)
+    assert status == 1 and "closing signature does not match" in out
+
+
+def test_a_players_json_export_renumbered_to_hide_a_cut_no_longer_verifies(log, tmp_path):
+    document = json.loads(body(export(log, "player", "json")))
+    del document["entries"][3]
+    for number, entry in enumerate(document["entries"], 1):
+        entry["seq"] = number
+    path = tmp_path / "player.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    assert verify_file(path)[0] == 1
 
 
 def test_verify_log_file_refuses_what_is_not_a_json_export(log, tmp_path):
@@ -269,9 +293,9 @@ def test_a_players_export_omits_unrevealed_secrets_until_revealed(log, fmt):
             return {e["seq"] for e in json.loads(text)["entries"]}
         return {int(line.split()[1].strip("*#")) for line in text.splitlines() if line.startswith("- **#")}
 
-    # The JSON export keeps each entry's seq (its hash covers it); the readable ones number
-    # the entries a player sees without the gap a hidden entry would leave.
-    assert seqs() == (set(range(1, 14)) - {7} if fmt == "json" else set(range(1, 13)))
+    # Every export numbers the entries a player sees without the gap a hidden entry would
+    # leave (the JSON one too: the hash covers no number).
+    assert seqs() == set(range(1, 13))
     services.log_entry_reveal(entry=LogEntry.objects.get(campaign=log.campaign, seq=7), actor=log.gm)
     assert seqs() == set(range(1, 14))
 
@@ -342,7 +366,8 @@ def test_the_json_postgresql_writes_is_each_entry_exactly_as_the_model_exports_i
         for e in LogEntry.objects.filter(campaign=log.campaign).select_related("campaign", "reversal_of")
     ]
     assert document["entries"] == expected
-    assert any(e["reversal_of_seq"] == 13 for e in document["entries"])
+    undone = LogEntry.objects.get(campaign=log.campaign, seq=13)
+    assert any(e["reversal_of_hash"] == undone.hash for e in document["entries"])
     assert any(e["revealed_at"] for e in document["entries"])
 
 
@@ -368,7 +393,11 @@ def hostile(cast):
     cast.campaign.name = "<script>alert('c')</script> & co"
     cast.campaign.save()
     ship = ShipFactory(
-        campaign=cast.campaign, name='<img src=x onerror="alert(1)">', kf_integrity=20, kf_integrity_max=20
+        campaign=cast.campaign,
+        name='<img src=x onerror="alert(1)">',
+        kf_integrity=20,
+        kf_integrity_max=20,
+        drive_charged=True,
     )
     entry = services.procedure_resolve(
         campaign=cast.campaign,

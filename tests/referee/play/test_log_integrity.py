@@ -311,6 +311,7 @@ def test_reveal_time_is_not_covered_but_everything_else_is(logged):
     entry = LogEntry.objects.select_related("campaign", "reversal_of").get(campaign=logged.campaign, seq=6)
     payload = entry.hash_payload()
     assert "revealed_at" not in payload
-    assert payload["reversal_of_seq"] == 5
+    assert payload["reversal_of_hash"] == entry.reversal_of.hash and entry.reversal_of.seq == 5
+    assert "seq" not in payload and "reversal_of_seq" not in payload
     entry.revealed_at = timezone.now()
     assert chain_hash(entry.prev_hash, entry.hash_payload()) == entry.hash

@@ -11,7 +11,7 @@ from django.urls import reverse
 import rules
 from referee.play import services
 from referee.play.integrity import payload_of
-from referee.play.models import LogEntry, Visibility, chain_hash
+from referee.play.models import HASH_SCHEME, LogEntry, Visibility, chain_hash
 from tests.factories import ShipFactory
 
 pytestmark = pytest.mark.django_db
@@ -64,7 +64,7 @@ def test_a_hidden_rolls_dice_cannot_be_recovered_from_a_players_export(cast):
     hidden = jump(cast, ship, HIDDEN_DICE, Visibility.GM)
     jump(cast, ship, NO_MISHAP)
     text, document = player_export(cast)
-    assert [e["seq"] for e in document["entries"]] == [1, 3]
+    assert [e["seq"] for e in document["entries"]] == [1, 2]  # the player's own numbers
     target = document["entries"][1]["prev_hash"]
     assert target == hidden.hash
     assert hidden.nonce and hidden.nonce not in text  # the player never gets it
@@ -347,5 +347,36 @@ def test_logs_written_before_keyed_hashes_still_verify_and_go_on_keyed(cast):
                 [entry.prev_hash, entry.hash, entry.pk],
             )
     new = jump(cast, ship, NO_MISHAP)
-    assert new.hash_scheme == 2 and new.prev_hash == prev
+    assert new.hash_scheme == HASH_SCHEME >= 2 and new.prev_hash == prev
     assert verify(str(cast.campaign.code)) == (0, "chain holds: 3 entries\n")
+
+
+def test_a_players_json_export_numbers_an_undo_after_a_secret_without_the_gms_numbers(cast, tmp_path):
+    """#1 public, #2 GM-only, #3 public, #4 its undo: the player's copy numbers them 1, 2, 3,
+    the undo names what it undoes by hash and title, never by the GM's number, and the
+    copy verifies, showing only that something was left out before the player's #2."""
+    ship = ShipFactory(campaign=cast.campaign, kf_integrity=9, kf_integrity_max=9)
+    jump(cast, ship, NO_MISHAP)
+    jump(cast, ship, HIDDEN_DICE, Visibility.GM)
+    third = jump(cast, ship, HIDDEN_DICE)  # a mishap: it changes the ship, so it can be undone
+    services.log_entry_reverse(entry=third, actor=cast.gm)
+    text, document = player_export(cast)
+    entries = document["entries"]
+    assert [e["seq"] for e in entries] == [1, 2, 3]
+    assert entries[2]["reversal_of_hash"] == entries[1]["hash"] == third.hash
+    assert not re.search(r"#\d", entries[2]["title"] + entries[2]["summary"])
+    assert '"seq": 4' not in text and "reversal_of_seq" not in text
+    path = tmp_path / "player.json"
+    path.write_text(text)
+    assert verify("--file", str(path)) == (
+        0,
+        "chain holds for the 3 entries included (partial export); entries were left out before #2\n",
+    )
+    gm = json.loads(
+        b"".join(
+            cast.client("gm").get(reverse("play:export", args=[cast.campaign.code, "json"])).streaming_content
+        )
+    )
+    assert [e["seq"] for e in gm["entries"]] == [1, 2, 3, 4]
+    path.write_text(json.dumps(gm))
+    assert verify("--file", str(path)) == (0, "chain holds: 4 entries\n")
