@@ -1,0 +1,65 @@
+"""Every page of the demo, as the GM and as a player: one h1, landmarks, a skip link, and
+no axe-core violations (axe-core is bundled with axe-playwright-python: no network)."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from referee.play.models import LogEntry
+from tests.browser.test_play_loop import open_jump_from_dashboard
+
+pytestmark = pytest.mark.browser
+
+AXE = Axe()
+
+
+def check(page: Page, url: str, expected: int = 200) -> list[str]:
+    response = page.goto(url)
+    page.wait_for_load_state("networkidle")
+    problems = [] if response.status == expected else [f"{url}: answered {response.status}"]
+    if page.locator("h1").count() != 1:
+        problems.append(f"{url}: {page.locator('h1').count()} h1 headings")
+    for landmark in ("header", "main", "nav"):
+        if page.locator(landmark).count() < 1:
+            problems.append(f"{url}: no {landmark}")
+    if page.locator("a.skip-link[href='#main']").count() != 1:
+        problems.append(f"{url}: no skip link")
+    results = AXE.run(page)
+    for violation in results.response["violations"]:
+        targets = [", ".join(n["target"]) for n in violation["nodes"][:3]]
+        problems.append(f"{url}: {violation['id']} ({violation['impact']}) at {targets}")
+    return problems
+
+
+def test_the_demo_pages_pass_axe_as_gm_and_as_player(sign_in, campaign_url, live_server, demo):
+    gm = sign_in("gm")
+    gm.goto(campaign_url)
+    # Row actions say whose they are, not only "Roll…", "Edit", "Delete".
+    for name in ("Roll for Waterloo", "Edit Waterloo", "Delete Waterloo"):
+        expect(gm.get_by_label(name, exact=True)).to_be_visible()
+    # A result to read: one roll of the jump procedure.
+    open_jump_from_dashboard(gm, campaign_url)
+    gm.get_by_test_id("roll").click()
+    gm.locator("#result-slot").get_by_test_id("result-card").wait_for()
+    seq = LogEntry.objects.filter(campaign=demo).order_by("-seq").values_list("seq", flat=True).first()
+    gm_pages = [
+        f"{live_server.url}/",
+        campaign_url,
+        f"{campaign_url}play/",
+        f"{campaign_url}play/jump.malfunction/",
+        f"{campaign_url}log/",
+        f"{campaign_url}log/{seq}/",
+        f"{campaign_url}settings/",
+        f"{campaign_url}log/verify/",
+        f"{campaign_url}ships/new/",
+    ]
+    problems = [p for url in gm_pages for p in check(gm, url)]
+    problems += check(gm, f"{live_server.url}/no/such/page/", 404)
+
+    player = sign_in("player")
+    player_pages = [f"{live_server.url}/", campaign_url, f"{campaign_url}log/", f"{campaign_url}log/{seq}/"]
+    problems += [p for url in player_pages for p in check(player, url)]
+    problems += check(player, f"{campaign_url}play/", 403)  # the GM's pages: a page that helps
+    assert problems == [], "\n".join(problems)
