@@ -154,18 +154,29 @@ def _start_server(datadir: Path, *, attempts: int = 20) -> None:
     # does, that the server's own user can still reach the data directory). Right after a
     # kill -9 the old server's backends may still hold its shared memory for a moment:
     # PostgreSQL refuses to start until they are gone, so try again briefly.
+    # A server can also get as far as writing its pid and then give up (those backends
+    # again): when it is gone before it took a connection, start it once more.
+    import psycopg
+
     for attempt in range(attempts):
-        if postmaster_pid(datadir) is not None:
-            break
+        last = attempt == attempts - 1
+        if postmaster_pid(datadir) is None:
+            try:
+                with server._lock:
+                    server.ensure_pgdata_inited()
+                    server.ensure_postgres_running()
+            except (subprocess.SubprocessError, AssertionError):
+                if last:
+                    raise
+                time.sleep(0.5)
+                continue
         try:
-            with server._lock:
-                server.ensure_pgdata_inited()
-                server.ensure_postgres_running()
-        except (subprocess.SubprocessError, AssertionError):
-            if attempt == attempts - 1:
+            _create_database(datadir)
+            return
+        except psycopg.OperationalError:
+            if last or postmaster_pid(datadir) is not None:
                 raise
             time.sleep(0.5)
-    _create_database(datadir)
 
 
 def _connect_when_ready(datadir: Path, *, timeout: float = 60.0):

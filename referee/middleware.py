@@ -5,7 +5,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import subprocess
 
+import psycopg
 from django.conf import settings
 from django.core.exceptions import MiddlewareNotUsed
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
@@ -34,7 +36,11 @@ class EmbeddedDatabaseMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not self.embedded_pg.is_running(self.datadir):
-            self.restart()
+            try:
+                self.restart()
+            except (psycopg.Error, subprocess.SubprocessError, AssertionError):
+                logger.exception("The embedded PostgreSQL did not start again.")
+                return _unavailable("The database is starting again; nothing was saved. Try again.")
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
@@ -44,13 +50,9 @@ class EmbeddedDatabaseMiddleware:
         ):
             return None
         self.restart()
-        response = HttpResponse(
-            "The database restarted while this page was loading; nothing was saved. Try again.",
-            status=503,
-            content_type="text/plain; charset=utf-8",
+        return _unavailable(
+            "The database restarted while this page was loading; nothing was saved. Try again."
         )
-        response["Retry-After"] = "1"
-        return response
 
     def restart(self) -> None:
         logger.warning("The embedded PostgreSQL is not running; starting it again.")
@@ -60,3 +62,9 @@ class EmbeddedDatabaseMiddleware:
             connection.settings_dict["HOST"] = host
             with contextlib.suppress(DatabaseError, InterfaceError):
                 connection.close()  # a connection to the dead server is of no more use
+
+
+def _unavailable(message: str) -> HttpResponse:
+    response = HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = "1"
+    return response
