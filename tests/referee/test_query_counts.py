@@ -23,6 +23,7 @@ from tests.factories import (
     UnitFactory,
 )
 from tests.referee.boobytraps.factories import BoobyTrapFactory
+from tests.referee.history import ruled_jump
 from tests.referee.shipboard.factories import CompartmentFactory
 from tests.referee.terrain.factories import BattlefieldFactory
 
@@ -52,25 +53,8 @@ def campaign_of(size: int, log_entries: int) -> dict:
     BoobyTrapFactory.create_batch(min(size, 20), campaign=campaign)
     if log_entries:
         bench_export._fill_log(campaign, log_entries, 1000)
-    jump = services.procedure_resolve(
-        campaign=campaign,
-        procedure_id="jump.malfunction",
-        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-        inputs={},
-        dice=MICRO_FRACTURES,
-        actor=gm,
-        subjects={"ship": ships[0].code},
-    )
-    services.procedure_resolve(
-        campaign=campaign,
-        procedure_id="jump.malfunction",
-        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-        inputs={},
-        dice=[3, 4],
-        actor=gm,
-        subjects={"ship": ships[0].code},
-        visibility=Visibility.GM,
-    )
+    jump = ruled_jump(campaign, gm, ships[0], dice=MICRO_FRACTURES)
+    ruled_jump(campaign, gm, ships[0], dice=[3, 4], visibility=Visibility.GM)
     services.log_entry_reverse(entry=jump, actor=gm)
     return {"campaign": Campaign.objects.get(pk=campaign.pk), "gm": gm, "player": player, "ship": ships[0]}
 

@@ -10,7 +10,6 @@ from django.db import IntegrityError, connection, transaction
 from referee.campaigns.models import TOUCH_CAMPAIGN, Campaign, CampaignScoped, Membership
 from referee.fleet.models import Marker
 from referee.logistics.models import CharacterSheet
-from referee.play import services
 from referee.play.models import LogEntry
 from referee.telemissiles.models import Telemissile
 from tests.factories import (
@@ -22,6 +21,7 @@ from tests.factories import (
     UnitFactory,
 )
 from tests.referee.boobytraps.factories import BoobyTrapFactory, WeaponChartFactory
+from tests.referee.history import ruled_jump
 from tests.referee.logistics.factories import ShipStoresFactory, UnitRefitFactory
 from tests.referee.shipboard.factories import CompartmentFactory, SurfaceFactory
 from tests.referee.terrain.factories import BattlefieldFactory, HexFactory, TerrainRowFactory
@@ -71,15 +71,7 @@ def rows(cast) -> dict[type, object]:
         UnitRefitFactory(unit=unit),
         CharacterSheet.objects.create(campaign=c, character=character, name="Kai", template="MechWarrior"),
         Telemissile.objects.create(campaign=c, name="Whale", missile_type="killer_whale_t", operator=ship),
-        services.procedure_resolve(
-            campaign=c,
-            procedure_id="jump.malfunction",
-            gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-            inputs={},
-            dice=[3, 4],
-            actor=cast.gm,
-            subjects={"ship": ship.code},
-        ),
+        ruled_jump(c, cast.gm, ship, dice=[3, 4]),
     ]
     return {type(obj): obj for obj in made}
 

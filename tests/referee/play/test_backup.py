@@ -31,6 +31,7 @@ from tests.factories import (
     UnitFactory,
     UserFactory,
 )
+from tests.referee.history import ruled_jump
 
 pytestmark = pytest.mark.django_db
 
@@ -367,15 +368,7 @@ def test_the_command_reads_one_repeatable_read_snapshot_outside_a_transaction(tm
     c = CampaignFactory()
     gm = MembershipFactory(campaign=c, role="gm").user
     ship = ShipFactory(campaign=c, kf_integrity=5, kf_integrity_max=5)
-    services.procedure_resolve(
-        campaign=c,
-        procedure_id="jump.malfunction",
-        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-        inputs={},
-        dice=MICRO_FRACTURES,
-        actor=gm,
-        subjects={"ship": ship.code},
-    )
+    ruled_jump(c, gm, ship, dice=MICRO_FRACTURES)
     levels = []
     real_rows = backup._rows
 

@@ -14,6 +14,7 @@ from referee.fleet.models import Ship
 from referee.play import services
 from referee.play.models import GENESIS_HASH, LogEntry
 from tests.factories import CampaignFactory, MembershipFactory, ShipFactory
+from tests.referee.history import ruled_jump
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -69,15 +70,7 @@ def test_concurrent_resolutions_queue_up_without_lost_updates_or_forks():
 
     def work(i: int) -> None:
         for j in range(PER_THREAD):
-            services.procedure_resolve(
-                campaign=campaign,
-                procedure_id="jump.malfunction",
-                gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-                inputs={},
-                dice=dice_for(i, j),
-                actor=gm,
-                subjects={"ship": ship.code},
-            )
+            ruled_jump(campaign, gm, ship, dice=dice_for(i, j))
 
     assert run_together(work) == []
 
@@ -127,15 +120,7 @@ def test_resolutions_and_phase_advances_interleave_cleanly():
             if i % 2:
                 services.campaign_phase_advance(campaign=campaign, actor=gm)
             else:
-                services.procedure_resolve(
-                    campaign=campaign,
-                    procedure_id="jump.malfunction",
-                    gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-                    inputs={},
-                    dice=MICRO_FRACTURES,
-                    actor=gm,
-                    subjects={"ship": ship.code},
-                )
+                ruled_jump(campaign, gm, ship, dice=MICRO_FRACTURES)
 
     assert run_together(work, 8) == []
     entries = assert_one_unbroken_chain(campaign, 24)
@@ -159,15 +144,7 @@ def test_resolutions_on_different_ships_still_share_one_chain():
 
     def work(i: int) -> None:
         for _ in range(PER_THREAD):
-            services.procedure_resolve(
-                campaign=campaign,
-                procedure_id="jump.malfunction",
-                gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-                inputs={},
-                dice=MICRO_FRACTURES,
-                actor=gm,
-                subjects={"ship": ships[i].code},
-            )
+            ruled_jump(campaign, gm, ships[i], dice=MICRO_FRACTURES)
 
     assert run_together(work) == []
     assert_one_unbroken_chain(campaign, THREADS * PER_THREAD)

@@ -14,6 +14,7 @@ from django.urls import reverse
 from referee.play import integrity, log_sql, services
 from referee.play.models import LogEntry, Visibility
 from tests.factories import ShipFactory
+from tests.referee.history import ruled_jump
 
 pytestmark = pytest.mark.django_db
 
@@ -37,16 +38,7 @@ def log(cast):
     )
 
     def jump(dice, **extra):
-        return services.procedure_resolve(
-            campaign=cast.campaign,
-            procedure_id="jump.malfunction",
-            gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-            inputs={},
-            dice=dice,
-            actor=cast.gm,
-            subjects={"ship": ship.code},
-            **extra,
-        )
+        return ruled_jump(cast.campaign, cast.gm, ship, dice=dice, **extra)
 
     jump(MICRO_FRACTURES)
     jump(NO_MISHAP)
@@ -399,15 +391,7 @@ def hostile(cast):
         kf_integrity_max=20,
         drive_charged=True,
     )
-    entry = services.procedure_resolve(
-        campaign=cast.campaign,
-        procedure_id="jump.malfunction",
-        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-        inputs={},
-        dice=MICRO_FRACTURES,
-        actor=cast.gm,
-        subjects={"ship": ship.code},
-    )
+    entry = ruled_jump(cast.campaign, cast.gm, ship, dice=MICRO_FRACTURES)
     services.campaign_clock_advance(
         campaign=cast.campaign, seconds=60, reason='a, "quoted"\nline <b>two</b>\n## Turn 99', actor=cast.gm
     )

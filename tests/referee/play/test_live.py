@@ -19,6 +19,7 @@ from django.urls import reverse
 from referee.play import services
 from referee.play.models import Visibility
 from tests.factories import ShipFactory
+from tests.referee.history import ruled_jump
 from tests.referee.play.test_concurrent_http import signed_in_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -156,16 +157,7 @@ def test_a_gm_only_roll_reaches_the_gms_stream_and_not_the_players(cast, asgi_se
     )
     gm, player = open_stream(cast, asgi_server, "gm"), open_stream(cast, asgi_server, "player")
     time.sleep(0.5)
-    entry = services.procedure_resolve(
-        campaign=cast.campaign,
-        procedure_id="jump.malfunction",
-        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-        inputs={},
-        dice=MICRO_FRACTURES,
-        actor=cast.gm,
-        subjects={"ship": hidden.code},
-        visibility=Visibility.GM,
-    )
+    entry = ruled_jump(cast.campaign, cast.gm, hidden, dice=MICRO_FRACTURES, visibility=Visibility.GM)
     assert gm.wait_for(CHANGED, timeout=5), gm.received
     assert not player.wait_for(b"event:", timeout=2), player.received  # not a byte
     # The events themselves say nothing: no name, no number, no field.

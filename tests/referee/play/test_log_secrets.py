@@ -13,6 +13,7 @@ from referee.play import services
 from referee.play.integrity import payload_of
 from referee.play.models import HASH_SCHEME, LogEntry, Visibility, chain_hash
 from tests.factories import ShipFactory
+from tests.referee.history import ruled_jump
 
 pytestmark = pytest.mark.django_db
 
@@ -21,16 +22,7 @@ HIDDEN_DICE = [6, 6, 4, 5]
 
 
 def jump(cast, ship, dice, visibility=Visibility.EVERYONE) -> LogEntry:
-    return services.procedure_resolve(
-        campaign=cast.campaign,
-        procedure_id="jump.malfunction",
-        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-        inputs={},
-        dice=dice,
-        actor=cast.gm,
-        subjects={"ship": ship.code},
-        visibility=visibility,
-    )
+    return ruled_jump(cast.campaign, cast.gm, ship, dice=dice, visibility=visibility)
 
 
 def quiet_secret(cast) -> LogEntry:

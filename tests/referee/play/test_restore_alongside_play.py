@@ -9,9 +9,10 @@ import pytest
 from django.db import connection, transaction
 
 from referee.campaigns.models import Campaign
-from referee.play import backup, integrity, services
+from referee.play import backup, integrity
 from referee.play.models import LogEntry
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, ShipFactory
+from tests.referee.history import ruled_jump
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,15 +21,7 @@ WAIT_S = 60
 
 
 def resolve_jump(campaign, gm, ship) -> LogEntry:
-    return services.procedure_resolve(
-        campaign=campaign,
-        procedure_id="jump.malfunction",
-        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-        inputs={},
-        dice=MICRO_FRACTURES,
-        actor=gm,
-        subjects={"ship": ship.code},
-    )
+    return ruled_jump(campaign, gm, ship, dice=MICRO_FRACTURES)
 
 
 @pytest.fixture

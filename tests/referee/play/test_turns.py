@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from referee.campaigns.models import Campaign, Phase
 from referee.fleet.models import Ship
-from referee.play import services
 from referee.play.models import LogEntry, Visibility
 from tests.factories import MembershipFactory, ShipFactory
 from tests.referee.conftest import htmx
+from tests.referee.history import ruled_jump
 
 pytestmark = pytest.mark.django_db
 
@@ -302,25 +302,8 @@ def secret(cast):
     ship = ShipFactory(
         campaign=cast.campaign, name="Black Lion", shared=True, kf_integrity=8, kf_integrity_max=8
     )
-    services.procedure_resolve(
-        campaign=cast.campaign,
-        procedure_id="jump.malfunction",
-        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-        inputs={},
-        dice=[3, 4],
-        actor=cast.gm,
-        subjects={"ship": ship.code},
-    )
-    entry = services.procedure_resolve(
-        campaign=cast.campaign,
-        procedure_id="jump.malfunction",
-        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-        inputs={},
-        dice=MICRO_FRACTURES,
-        actor=cast.gm,
-        subjects={"ship": ship.code},
-        visibility=Visibility.GM,
-    )
+    ruled_jump(cast.campaign, cast.gm, ship, dice=[3, 4])
+    entry = ruled_jump(cast.campaign, cast.gm, ship, dice=MICRO_FRACTURES, visibility=Visibility.GM)
     assert entry.seq == 2 and entry.secret
     return entry
 
@@ -364,16 +347,7 @@ def test_gm_only_entries_never_reach_players_until_revealed(cast, secret):
 def test_a_secret_entry_wakes_the_poll_but_shows_nothing_new(cast):
     ship = ShipFactory(campaign=cast.campaign, shared=False)
     version = fresh(cast.campaign).state_version
-    services.procedure_resolve(
-        campaign=cast.campaign,
-        procedure_id="jump.malfunction",
-        gm_ruling=True,  # history, not the rules: the GM rules each jump goes ahead
-        inputs={},
-        dice=MICRO_FRACTURES,
-        actor=cast.gm,
-        subjects={"ship": ship.code},
-        visibility=Visibility.GM,
-    )
+    ruled_jump(cast.campaign, cast.gm, ship, dice=MICRO_FRACTURES, visibility=Visibility.GM)
     response = status(cast.client("player"), cast, version)
     assert response.status_code == 200
     assert not _shows(response.text, 1)
