@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "referee.shipboard",
     "referee.logistics",
     "referee.telemissiles",
+    "referee.sheets",
     "rules",
 ]
 

@@ -155,6 +155,9 @@ class Ship(CampaignObject):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="ships"
     )
+    sheet = models.JSONField(
+        "record sheet", default=dict, blank=True, help_text="The ship's record sheet; empty until it has one."
+    )
 
     class Meta(CampaignObject.Meta):
         constraints = [
@@ -251,6 +254,9 @@ class Unit(CampaignObject):
     shared = models.BooleanField("shared with players", default=False)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="units"
+    )
+    sheet = models.JSONField(
+        "record sheet", default=dict, blank=True, help_text="The unit's record sheet; empty until it has one."
     )
 
     class Meta(CampaignObject.Meta):

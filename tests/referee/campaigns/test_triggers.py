@@ -11,6 +11,7 @@ from referee.campaigns.models import TOUCH_CAMPAIGN, Campaign, CampaignScoped, M
 from referee.fleet.models import Marker
 from referee.logistics.models import CharacterSheet
 from referee.play.models import LogEntry
+from referee.sheets.models import Design
 from referee.telemissiles.models import Telemissile
 from tests.factories import (
     CampaignFactory,
@@ -71,6 +72,7 @@ def rows(cast) -> dict[type, object]:
         UnitRefitFactory(unit=unit),
         CharacterSheet.objects.create(campaign=c, character=character, name="Kai", template="MechWarrior"),
         Telemissile.objects.create(campaign=c, name="Whale", missile_type="killer_whale_t", operator=ship),
+        Design.objects.create(campaign=c, name="Victor VTR-9K", unit_type="mech", document={}),
         ruled_jump(c, cast.gm, ship, dice=[3, 4]),
     ]
     return {type(obj): obj for obj in made}
