@@ -57,6 +57,37 @@ def limit_problem(value) -> str | None:
     return None
 
 
+CAMPAIGN_TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+class CampaignTimeInput(forms.DateTimeInput):
+    """A moment of the campaign, typed as its clock shows it (year-month-day hours:minutes,
+    seconds optional): the browser's own date picker would write it in its locale's order
+    (mm/dd/yyyy for many), which a GM misreads."""
+
+    def __init__(self, attrs=None):
+        super().__init__(
+            attrs={
+                "placeholder": "yyyy-mm-dd hh:mm",
+                "autocomplete": "off",
+                "spellcheck": "false",
+                **(attrs or {}),
+            },
+            format=CAMPAIGN_TIME_FORMAT,
+        )
+
+
+CAMPAIGN_TIME_HELP = "Campaign time, as on the clock: year-month-day hours:minutes, e.g. 3067-03-14 08:00."
+
+
+def campaign_times(form: forms.BaseForm) -> None:
+    """Every date-and-time field of ``form`` typed as the campaign's clock shows it."""
+    for field in form.fields.values():
+        if isinstance(field, forms.DateTimeField):
+            field.widget = CampaignTimeInput()
+            field.help_text = f"{field.help_text} {CAMPAIGN_TIME_HELP}".strip()
+
+
 class InputLimitsMixin:
     """Every form that takes what a person types: JSON boxes are parsed within the input
     limits, and no cleaned value is longer, deeper or less storable than they allow
@@ -84,7 +115,10 @@ class CampaignSettingsForm(InputLimitsMixin, forms.ModelForm):
     class Meta:
         model = Campaign
         fields = ["name", "year", "turn_length_s", "clock"]
-        widgets = {"clock": forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        campaign_times(self)
 
 
 class ThrottledSignIn:

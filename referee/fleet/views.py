@@ -35,10 +35,18 @@ def _form_page(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: Kind, fo
     return htmx.form_card(request, htmx.FORM_CARD, kind.card(campaign, form, obj))
 
 
+def _typed_so_far(request: htmx.HtmxHttpRequest) -> dict:
+    """A form redrawn while it is being filled in (a ship's kind changed) shows again what
+    was typed: the values come as the query of the GET that redraws it."""
+    if request.method != "GET" or not request.GET:
+        return {}
+    return {"initial": request.GET.dict()}
+
+
 @gm_view("GET", "POST")
 def object_create(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str) -> HttpResponse:
     spec = _kind(kind)
-    form = spec.form(htmx.posted(request), campaign=campaign)
+    form = spec.form(htmx.posted(request), campaign=campaign, **_typed_so_far(request))
     if form.is_valid():
         return _saved(request, campaign, spec, form)
     return _form_page(request, campaign, spec, form)
@@ -58,7 +66,7 @@ def _saved(request: htmx.HtmxHttpRequest, campaign: Campaign, spec: Kind, form, 
 def object_edit(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
     spec = _kind(kind)
     obj = get_object_or_404(spec.model.objects.in_campaign(campaign), code=obj_code)
-    form = spec.form(htmx.posted(request), instance=obj, campaign=campaign)
+    form = spec.form(htmx.posted(request), instance=obj, campaign=campaign, **_typed_so_far(request))
     if form.is_valid():
         return _saved(request, campaign, spec, form, obj)
     return _form_page(request, campaign, spec, form, obj)

@@ -28,7 +28,6 @@ class ShipStoresForm(CampaignScopedForm):
             "cargo_fuel_capacity_t",
             "cargo_fuel_t",
         ]
-        widgets = {"food_accounted_to": forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1})}
 
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, campaign=campaign, **kwargs)

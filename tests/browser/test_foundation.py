@@ -36,7 +36,7 @@ def add_ship(gm: Page, name: str, kf: str, kf_max: str, *, shared: bool = True) 
     form.get_by_label("Kind").select_option(label="JumpShip")
     form.get_by_label(KF).fill(kf)
     form.get_by_label(KF_MAX).fill(kf_max)
-    form.get_by_label("Shared with players").set_checked(shared)
+    form.get_by_label("Shared with players" if shared else "GM only").check()
     form.get_by_role("button", name="Save").click()
 
 
