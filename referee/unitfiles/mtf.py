@@ -1,0 +1,370 @@
+"""'Mech files (.mtf): MegaMek's ``key:value`` lines, a ``Weapons:N`` list and one critical block per location.
+
+Read into the record-sheet document (see the sheets' document contract) and written back, so that
+export → import gives the same sheet. Lines the sheet has no place for are kept, in order, in
+``source.extra.entries`` and written back with the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import tables as t
+from .errors import UnitFileError
+from .text import parse_int, shown
+
+MAX_WEAPONS = 200
+
+# Keys the reader turns into sheet values; everything else with a colon is kept as it is.
+_KNOWN = {
+    "version",
+    "chassis",
+    "model",
+    "config",
+    "techbase",
+    "era",
+    "rules level",
+    "mass",
+    "engine",
+    "structure",
+    "heat sinks",
+    "walk mp",
+    "jump mp",
+    "armor",
+}
+_HEADERS = {name.lower(): name for name in t.ALL_MECH_LOCATIONS}
+_ARMOR_KEYS = {f"{code.lower()} armor": code for code in (*t.MTF_ARMOR_CODES, *t.MTF_REAR_CODES)}
+_CONFIGS = {"biped": "Biped", "quad": "Quad", "tripod": "Tripod", "lam": "LAM", "quadvee": "QuadVee"}
+
+
+def _is_key_line(stripped: str) -> bool:
+    key, sep, _value = stripped.partition(":")
+    k = key.strip().lower()
+    return bool(sep) and (k in _KNOWN or k in _HEADERS or k in _ARMOR_KEYS or k == "weapons")
+
+
+def read_mtf(lines: list[str]) -> dict[str, Any]:
+    values: dict[str, tuple[str, int]] = {}
+    armor: dict[str, tuple[str, int]] = {}
+    crits: dict[str, tuple[list[str], int]] = {}
+    weapons: list[tuple[str, int]] = []
+    extra: list[list[str]] = []
+    bare: list[tuple[str, int]] = []
+    i, n = 0, len(lines)
+    while i < n:
+        number, stripped = i + 1, lines[i].strip()
+        i += 1
+        if not stripped or stripped.startswith("#"):
+            continue
+        key, sep, value = stripped.partition(":")
+        k, value = key.strip().lower(), value.strip()
+        if sep and k in _HEADERS and not value:
+            location = _HEADERS[k]
+            if location in crits:
+                raise UnitFileError(f"{location} has a second list of critical slots.", line=number)
+            slots: list[str] = []
+            while i < n and lines[i].strip() and not _is_key_line(lines[i].strip()):
+                if len(slots) == 12:
+                    raise UnitFileError(f"{location} lists more than 12 critical slots.", line=i + 1)
+                slots.append(lines[i].strip())
+                i += 1
+            crits[location] = (slots, number)
+        elif sep and k == "weapons":
+            count = parse_int(value, what="The number of weapons", low=0, high=MAX_WEAPONS, line=number)
+            while len(weapons) < count:
+                if i >= n:
+                    raise UnitFileError(
+                        f"the weapons list announced {count} weapons but the file ends after {len(weapons)}.",
+                        line=number,
+                    )
+                line = lines[i].strip()
+                i += 1
+                if not line:
+                    continue
+                if "," not in line or _is_key_line(line):
+                    raise UnitFileError(
+                        f"the weapons list announced {count} weapons, but “{shown(line)}” is not a weapon "
+                        "followed by its location.",
+                        line=i,
+                    )
+                weapons.append((line, i))
+        elif sep and k in _ARMOR_KEYS:
+            code = _ARMOR_KEYS[k]
+            if code in armor:
+                raise UnitFileError(f"the {key.strip()} line comes twice.", line=number)
+            armor[code] = (value, number)
+        elif sep and k in _KNOWN:
+            if k in values:
+                raise UnitFileError(f"the “{key.strip()}:” line comes twice.", line=number)
+            values[k] = (value, number)
+        elif sep and k and len(k) <= 60:
+            extra.append([key.strip(), value])
+        else:
+            bare.append((stripped, number))
+    return _build(values, armor, crits, weapons, extra, bare, len(lines))
+
+
+def _required(values: dict[str, tuple[str, int]], key: str, what: str) -> tuple[str, int]:
+    if key not in values:
+        raise UnitFileError(f"The file has no “{key}:” line ({what}).")
+    return values[key]
+
+
+def _build(values, armor, crits, weapon_lines, extra, bare, last_line) -> dict[str, Any]:
+    # Old files give the chassis and model as the two bare lines after "Version:".
+    if "chassis" not in values and bare:
+        values["chassis"] = bare.pop(0)
+        if "model" not in values and bare:
+            values["model"] = bare.pop(0)
+    if bare:
+        text, number = bare[0]
+        raise UnitFileError(
+            f"“{shown(text)}” is neither a “key:value” line, a weapon nor a critical slot.", line=number
+        )
+    chassis, _ = _required(values, "chassis", "the 'Mech's name")
+    if not chassis:
+        raise UnitFileError("The chassis (the 'Mech's name) is empty.", line=values["chassis"][1])
+    model = values.get("model", ("", 0))[0]
+
+    config_text, config_line = _required(values, "config", "Biped, Quad, Tripod or LAM")
+    words = config_text.lower().split()
+    if not words or words[0] not in _CONFIGS:
+        raise UnitFileError(
+            f"the configuration “{shown(config_text)}” is not one this reader knows (Biped, Quad, Tripod, LAM, QuadVee).",
+            line=config_line,
+        )
+    config = _CONFIGS[words[0]]
+    omni = "omnimech" in config_text.lower().replace(" ", "") or "omnimek" in config_text.lower()
+
+    mass_text, mass_line = _required(values, "mass", "the tonnage")
+    tonnage = parse_int(mass_text, what="The mass", low=10, high=100, line=mass_line)
+    if tonnage not in t.MECH_STRUCTURE:
+        raise UnitFileError(
+            f"the mass is {tonnage} t; a 'Mech weighs 10 to 100 t in steps of 5.", line=mass_line
+        )
+
+    doc: dict[str, Any] = {
+        "format": 1,
+        "unit_type": "mech",
+        "chassis": chassis,
+        "model": model,
+        "tonnage": tonnage,
+        "config": config,
+    }
+    if omni:
+        doc["omni"] = True
+    if "techbase" in values:
+        text, number = values["techbase"]
+        base = t.tech_base_of(text)
+        if base is None:
+            raise UnitFileError(
+                f"the tech base “{shown(text)}” should be Inner Sphere, Clan or Mixed.", line=number
+            )
+        doc["tech_base"] = base
+    if "era" in values:
+        doc["year"] = parse_int(values["era"][0], what="The year", low=1, high=9999, line=values["era"][1])
+    if "rules level" in values:
+        text, number = values["rules level"]
+        doc["rules_level"] = parse_int(text, what="The rules level", low=0, high=9, line=number)
+
+    doc["engine"] = _engine(*_required(values, "engine", "rating and type"))
+    doc["movement"] = {}
+    walk_text, walk_line = _required(values, "walk mp", "walking MP")
+    walk = parse_int(walk_text, what="Walking MP", low=0, high=30, line=walk_line)
+    jump = 0
+    if "jump mp" in values:
+        jump = parse_int(values["jump mp"][0], what="Jumping MP", low=0, high=30, line=values["jump mp"][1])
+    doc["movement"] = {"walk": walk, "run": t.run_mp(walk), "jump": jump}
+    if "heat sinks" in values:
+        doc["heat_sinks"] = _heat_sinks(*values["heat sinks"])
+    doc["heat"] = 0
+    if "armor" in values and values["armor"][0]:
+        doc["armor_type"] = values["armor"][0]
+    if "structure" in values and values["structure"][0]:
+        doc["structure_type"] = values["structure"][0]
+
+    doc["locations"] = _locations(config, tonnage, armor, last_line)
+    doc["criticals"] = _criticals(config, crits)
+    doc["weapons"] = [_weapon(line, number, config) for line, number in weapon_lines]
+    doc["equipment"] = [
+        {"name": slot["name"], "location": location}
+        for location in t.MECH_LOCATIONS[config]
+        for slot in doc["criticals"][location]
+        if slot["name"] and "ammo" in slot["name"].lower()
+    ]
+    doc["pilot"] = {"name": "", "gunnery": 4, "piloting": 5, "hits": 0}
+    doc["source"] = {"format": "mtf", "extra": {"entries": extra}}
+    return doc
+
+
+def _engine(text: str, line: int) -> dict[str, Any]:
+    parts = text.split(None, 1)
+    if not parts:
+        raise UnitFileError("the engine line is empty; it should read like “300 XL Engine”.", line=line)
+    rating = parse_int(parts[0], what="The engine rating", low=0, high=500, line=line)
+    rest = parts[1] if len(parts) > 1 else ""
+    low = rest.lower().replace("(is)", "").replace("(clan)", "").replace("engine", "").strip()
+    low = low.replace("-", " ")
+    for name in ("XXL", "XL", "Light", "Compact", "ICE", "Fuel Cell", "Fission", "Fusion"):
+        if low == name.lower() or low.startswith(name.lower() + " ") or (name == "ICE" and low == "i.c.e."):
+            return {"rating": rating, "type": name}
+    if not low:
+        return {"rating": rating, "type": "Fusion"}
+    raise UnitFileError(
+        f"the engine type “{shown(rest)}” is not one this reader knows (Fusion, XL, XXL, Light, Compact, ICE, "
+        "Fuel Cell, Fission).",
+        line=line,
+    )
+
+
+def _heat_sinks(text: str, line: int) -> dict[str, Any]:
+    parts = text.split(None, 1)
+    if not parts:
+        raise UnitFileError("the heat sinks line is empty; it should read like “10 Single”.", line=line)
+    count = parse_int(parts[0], what="The number of heat sinks", low=0, high=100, line=line)
+    kind = parts[1].lower() if len(parts) > 1 else "single"
+    return {"count": count, "type": "double" if ("double" in kind or "laser" in kind) else "single"}
+
+
+def _locations(config: str, tonnage: int, armor: dict[str, tuple[str, int]], last_line: int) -> list[dict]:
+    allowed = {t.MTF_CODE_OF[loc] for loc in t.MECH_LOCATIONS[config]} | set(t.MTF_REAR_CODES)
+    for code, (_value, number) in armor.items():
+        if code not in allowed:
+            raise UnitFileError(f"a {config} 'Mech has no location “{code}”.", line=number)
+    out = []
+    for location in t.MECH_LOCATIONS[config]:
+        code = t.MTF_CODE_OF[location]
+        if code not in armor:
+            raise UnitFileError(f"The file has no “{code} armor:” line ({location} armour).")
+        most = t.mech_armor_max(tonnage, location)
+        front = _armor_value(*armor[code], what=f"{location} armour", most=most)
+        entry: dict[str, Any] = {"name": location, "armor": front, "armor_max": front}
+        if location in t.REAR_LOCATIONS:
+            rear_code = t.MTF_REAR_CODE_OF[location]
+            if rear_code not in armor:
+                raise UnitFileError(f"The file has no “{rear_code} armor:” line ({location} rear armour).")
+            rear = _armor_value(*armor[rear_code], what=f"{location} rear armour", most=most)
+            if front + rear > most:
+                raise UnitFileError(
+                    f"{location} carries {front} + {rear} armour; a {tonnage}-ton 'Mech's {location.lower()} holds "
+                    f"at most {most}.",
+                    line=armor[rear_code][1],
+                )
+            entry["rear_armor"] = rear
+            entry["rear_armor_max"] = rear
+        structure = t.mech_structure(tonnage, location)
+        entry["structure"] = structure
+        entry["structure_max"] = structure
+        out.append(entry)
+    return out
+
+
+def _armor_value(text: str, line: int, *, what: str, most: int) -> int:
+    # Patchwork armour writes "Type:value"; the value is what counts here.
+    value = text.rsplit(":", 1)[-1]
+    number = parse_int(value, what=what, low=0, high=10**6, line=line)
+    if number > most:
+        raise UnitFileError(f"{what} is {number}; that location holds at most {most}.", line=line)
+    return number
+
+
+def _criticals(config: str, crits: dict[str, tuple[list[str], int]]) -> dict[str, list[dict]]:
+    out = {}
+    for location, (_slots, number) in crits.items():
+        if location not in t.MECH_LOCATIONS[config]:
+            raise UnitFileError(f"a {config} 'Mech has no {location}.", line=number)
+    for location in t.MECH_LOCATIONS[config]:
+        if location not in crits:
+            raise UnitFileError(f"The file has no “{location}:” list of critical slots.")
+        slots, number = crits[location]
+        size = t.mech_slots(config, location)
+        for index, name in enumerate(slots[size:], start=size):
+            if name.lower() != "-empty-":
+                raise UnitFileError(
+                    f"{location} has {size} critical slots, but slot {index + 1} holds “{shown(name)}”.",
+                    line=number + 1 + index,
+                )
+        names = [None if s.lower() == "-empty-" else s for s in slots[:size]]
+        names += [None] * (size - len(names))
+        out[location] = [{"name": name, "hit": False} for name in names]
+    return out
+
+
+def _weapon(line: str, number: int, config: str) -> dict[str, Any]:
+    name, _, rest = line.partition(",")
+    location = rest.split(",")[0].strip()
+    name = name.strip()
+    known = {loc.lower(): loc for loc in t.MECH_LOCATIONS[config]}
+    if location.lower() not in known:
+        raise UnitFileError(
+            f"the weapon “{shown(name)}” is mounted in “{shown(location)}”, which a {config} 'Mech does not have.",
+            line=number,
+        )
+    rear = False
+    if name.endswith("(R)"):
+        rear, name = True, name[:-3].strip()
+    if name.startswith(("1 ", "1x ")) and len(name) > 2:
+        name = name.split(None, 1)[1]
+    if not name:
+        raise UnitFileError("a weapon line has no weapon name before its location.", line=number)
+    return {
+        "name": name,
+        "location": known[location.lower()],
+        "rear": rear,
+        "destroyed": False,
+        "bay": None,
+        "count": 1,
+    }
+
+
+def write_mtf(doc: dict[str, Any]) -> str:
+    config = doc.get("config") or "Biped"
+    out = ["Version:1.3", f"chassis:{doc.get('chassis', '')}", f"model:{doc.get('model', '')}"]
+    out.append(f"Config:{config}{' Omnimech' if doc.get('omni') else ''}")
+    if doc.get("tech_base"):
+        out.append(f"techbase:{doc['tech_base']}")
+    if doc.get("year") is not None:
+        out.append(f"era:{doc['year']}")
+    if doc.get("rules_level") is not None:
+        out.append(f"rules level:{doc['rules_level']}")
+    for key, value in (doc.get("source") or {}).get("extra", {}).get("entries", []):
+        out.append(f"{key}:{value}")
+    out.append("")
+    out.append(f"mass:{doc['tonnage']}")
+    engine = doc.get("engine") or {}
+    out.append(f"engine:{engine.get('rating', 0)} {engine.get('type', 'Fusion')} Engine")
+    if doc.get("structure_type"):
+        out.append(f"structure:{doc['structure_type']}")
+    sinks = doc.get("heat_sinks")
+    if sinks:
+        out.append(f"heat sinks:{sinks['count']} {'Double' if sinks.get('type') == 'double' else 'Single'}")
+    movement = doc.get("movement") or {}
+    out.append(f"walk mp:{movement.get('walk', 0)}")
+    out.append(f"jump mp:{movement.get('jump', 0)}")
+    out.append("")
+    if doc.get("armor_type"):
+        out.append(f"armor:{doc['armor_type']}")
+    by_name = {loc["name"]: loc for loc in doc.get("locations", [])}
+    for location in t.MTF_ARMOR_ORDER[config]:
+        loc = by_name.get(location, {})
+        out.append(f"{t.MTF_CODE_OF[location]} armor:{loc.get('armor_max', loc.get('armor', 0))}")
+    for location in (t.LT, t.RT, t.CT):
+        loc = by_name.get(location, {})
+        out.append(
+            f"{t.MTF_REAR_CODE_OF[location]} armor:{loc.get('rear_armor_max', loc.get('rear_armor', 0))}"
+        )
+    out.append("")
+    weapons = doc.get("weapons", [])
+    out.append(f"Weapons:{sum(w.get('count', 1) for w in weapons)}")
+    for weapon in weapons:
+        name = f"{weapon['name']} (R)" if weapon.get("rear") else weapon["name"]
+        out.extend([f"{name}, {weapon['location']}"] * weapon.get("count", 1))
+    criticals = doc.get("criticals", {})
+    for location in t.MTF_ARMOR_ORDER[config]:
+        out.append("")
+        out.append(f"{location}:")
+        slots = criticals.get(location, [])
+        out.extend(slot.get("name") or "-Empty-" for slot in slots)
+        out.extend(["-Empty-"] * (12 - len(slots)))
+    out.append("")
+    return "\n".join(out) + "\n"
