@@ -19,7 +19,7 @@ from referee.campaigns.forms import InviteForm
 from referee.campaigns.models import Campaign, Membership
 from referee.fleet.models import Character, Marker, Ship, StarSystem, Unit
 
-from . import families
+from . import families, pending
 from .models import LogEntry, Numbering
 
 LOG_PAGE_SIZE = 25
@@ -65,6 +65,9 @@ def log_page(campaign: Campaign, role: str, page: str | int | None) -> Page:
     page = _LogPaginator(entries, LOG_PAGE_SIZE, total=log_total(campaign, role)).get_page(page)
     if role != "gm":
         page.object_list = Numbering.for_campaign(campaign).apply(page.object_list)
+    else:  # the state of each change left to the GM: pending, applied or ruled out
+        page.object_list = list(page.object_list)
+        pending.attach(page.object_list, campaign)
     return page
 
 

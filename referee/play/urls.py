@@ -13,6 +13,12 @@ urlpatterns = [
     path("c/<uuid:code>/log/<int:seq>/", views.entry_detail, name="entry"),
     path("c/<uuid:code>/log/<int:seq>/undo/", views.log_undo, name="undo"),
     path("c/<uuid:code>/log/<int:seq>/reveal/", views.log_reveal, name="reveal"),
+    path("c/<uuid:code>/log/<int:seq>/pending/<int:number>/apply/", views.effect_apply, name="effect-apply"),
+    path(
+        "c/<uuid:code>/log/<int:seq>/pending/<int:number>/dismiss/",
+        views.effect_dismiss,
+        name="effect-dismiss",
+    ),
     path("c/<uuid:code>/turn/next-phase/", views.phase_advance, name="next-phase"),
     path("c/<uuid:code>/turn/clock/", views.clock_advance, name="clock"),
     path("c/<uuid:code>/status/", views.status_poll, name="status"),

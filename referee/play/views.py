@@ -21,7 +21,7 @@ from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.forms import CampaignSettingsForm
 from referee.campaigns.models import Campaign
 
-from . import bindings, exports, families, live, services, sharing, wording
+from . import bindings, exports, families, live, pending, services, sharing, wording
 from .forms import AS_SHARED, ProcedureForm
 from .models import LogEntry, Numbering
 from .selectors import log_page, membership_for_poll, player_context, poll_version
@@ -179,6 +179,7 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
     except ValidationError as error:
         form.add_error("dice", error)
         return _page(request, campaign, binding, form)
+    pending.attach([entry], campaign)
     response = htmx.panel(
         request,
         "play/procedure.html#result-card",
@@ -300,6 +301,8 @@ def entry_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, s
     entry = get_object_or_404(entries, seq=numbering.seq(seq) if numbering else seq)
     if numbering:
         [entry] = numbering.apply([entry])
+    else:
+        pending.attach([entry], campaign)
     context = {"campaign": campaign, "entry": entry, "role": role, "on_entry_page": not request.htmx}
     if request.htmx:  # a live result card refreshing itself (e.g. after an undo)
         context["card_prefix"] = "result-" if request.GET.get("prefix") == "result-" else ""
@@ -320,12 +323,15 @@ def _log_action(request: htmx.HtmxHttpRequest, campaign: Campaign, seq: int, act
     error = ""
     try:
         action(entry=entry, actor=request.user)
-    except services.PlayError as refusal:
+    except (services.PlayError, pending.EffectError) as refusal:
         error = str(refusal)
+    except LookupError as missing:  # a pending change the entry does not have
+        raise Http404(str(missing)) from None
     prefix = "result-" if request.POST.get("prefix") == "result-" else ""
 
     def context() -> dict:
         fresh = LogEntry.objects.select_related("reversal_of", "reversed_by").get(pk=entry.pk)
+        pending.attach([fresh], campaign)
         return {
             "campaign": campaign,
             "entry": fresh,
@@ -355,6 +361,25 @@ def log_undo(request: htmx.HtmxHttpRequest, campaign: Campaign, seq: int) -> Htt
 @gm_view("POST")
 def log_reveal(request: htmx.HtmxHttpRequest, campaign: Campaign, seq: int) -> HttpResponse:
     return _log_action(request, campaign, seq, services.log_entry_reveal)
+
+
+@gm_view("POST")
+def effect_apply(request: htmx.HtmxHttpRequest, campaign: Campaign, seq: int, number: int) -> HttpResponse:
+    return _log_action(
+        request,
+        campaign,
+        seq,
+        lambda **kw: pending.pending_effect_apply(
+            number=number, record=request.POST.get("record", "")[:40], **kw
+        ),
+    )
+
+
+@gm_view("POST")
+def effect_dismiss(request: htmx.HtmxHttpRequest, campaign: Campaign, seq: int, number: int) -> HttpResponse:
+    return _log_action(
+        request, campaign, seq, lambda **kw: pending.pending_effect_dismiss(number=number, **kw)
+    )
 
 
 @gm_view("POST")
