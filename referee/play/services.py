@@ -11,7 +11,8 @@ from typing import Any
 
 from django.apps import apps
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, models, router, transaction
+from django.db.models.deletion import Collector
 from django.utils import timezone
 
 import rules
@@ -19,7 +20,7 @@ from referee.campaigns.models import Campaign, Phase
 
 from . import families, sharing
 from .bindings import Binding, Context
-from .effects import ChangeRecorder, apply_effects, from_json, to_json
+from .effects import ChangeRecorder, apply_effects, from_json, kind_of, to_json
 from .models import (
     GENESIS_HASH,
     HASH_SCHEME,
@@ -326,7 +327,7 @@ def _field_changes(obj, before: dict, after: dict) -> list[dict]:
 
 
 def _record_entry(
-    campaign, obj, actor, procedure: str, title: str, changes: list[dict], visible: bool, fields
+    campaign, obj, actor, procedure: str, title: str, changes: list[dict], visible: bool, fields, cascade=None
 ):
     what = "; ".join(f"{c['label']} {_plain(c['before'])} -> {_plain(c['after'])}" for c in changes)
     return log_append(
@@ -341,6 +342,7 @@ def _record_entry(
                 "code": str(obj.code),
                 "name": str(obj),
                 "fields": fields,
+                **({"cascade": cascade} if cascade and any(cascade.values()) else {}),
             }
         },
         effects=sorted(changes, key=lambda c: c["field"]),
@@ -376,16 +378,79 @@ def record_save(*, campaign: Campaign, form, actor) -> LogEntry | None:
     )
 
 
+def _cascade(obj) -> tuple[list[dict], list[dict], list]:
+    """What deleting ``obj`` takes with it, as the database would do it: the records deleted
+    along with it (parents before children, for their return) and the records whose link to
+    one of them is cleared, each named by its code so that undo brings all of it back."""
+    collector = Collector(using=router.db_for_write(type(obj)))
+    collector.collect([obj])
+    collector.sort()
+    others = [
+        o
+        for model in reversed(list(collector.data))
+        for o in sorted(collector.data[model], key=lambda o: o.pk)
+        if o.pk != obj.pk or type(o) is not type(obj)
+    ]
+    # Rows the database deletes in one statement (no further cascade): children, so last.
+    others += [o for qs in collector.fast_deletes for o in qs.order_by("pk") if hasattr(o, "code")]
+    gone = {(type(o), o.pk) for o in [obj, *others]}
+    deleted = [
+        {"target": kind_of(o), "code": str(o.code), "name": str(o), "fields": _snapshot(o)} for o in others
+    ]
+    detached = []
+    for (field, _value), batches in collector.field_updates.items():
+        for batch in batches:
+            for other in batch:
+                if (type(other), other.pk) in gone or not hasattr(other, "code"):  # gone with it
+                    continue
+                linked = getattr(other, field.attname)
+                target = field.related_model._default_manager.filter(pk=linked).first()
+                if target is not None and hasattr(target, "code"):
+                    detached.append(
+                        {
+                            "target": kind_of(other),
+                            "code": str(other.code),
+                            "name": str(other),
+                            "field": field.name,
+                            "to": str(target.code),
+                        }
+                    )
+    return deleted, detached, others
+
+
+def _count_words(deleted: list[dict]) -> str:
+    counts: dict[str, int] = {}
+    for item in deleted:
+        counts[item["target"]] = counts.get(item["target"], 0) + 1
+    parts = []
+    for target, n in counts.items():
+        meta = _model_for(target)._meta
+        parts.append(f"{n} {meta.verbose_name if n == 1 else meta.verbose_name_plural}")
+    return ", ".join(parts)
+
+
 @transaction.atomic
 def record_delete(*, campaign: Campaign, obj, actor) -> LogEntry:
-    """Delete a record, logged with what it held so that undo brings it back, code and all."""
+    """Delete a record, logged with what it held, and what went with it, so that undo
+    brings it all back, codes and all."""
     campaign = _lock(campaign)
     obj = type(obj).objects.select_for_update().get(pk=obj.pk)
     before = _snapshot(obj)
-    visible = sharing.seen_by_players(obj)
+    deleted, detached, others = _cascade(obj)
+    visible = not sharing.unshared([obj, *others])  # the entry names what went with it
     title = f"The GM deleted the {obj._meta.verbose_name} {obj}"
+    if deleted:
+        title += f" (and with it {_count_words(deleted)})"
     entry = _record_entry(
-        campaign, obj, actor, RECORD_DELETE, title, _field_changes(obj, before, {}), visible, before
+        campaign,
+        obj,
+        actor,
+        RECORD_DELETE,
+        title,
+        _field_changes(obj, before, {}),
+        visible,
+        before,
+        cascade={"deleted": deleted, "detached": detached},
     )
     try:
         with transaction.atomic():
@@ -395,6 +460,38 @@ def record_delete(*, campaign: Campaign, obj, actor) -> LogEntry:
             f"{obj} cannot be deleted while other records point at it ({error.args[0]})."
         ) from None
     return entry
+
+
+def _restore(campaign: Campaign, entry: LogEntry, item: dict, model=None):
+    """A deleted record back as it was, with its code."""
+    model = model or _model_for(item["target"])
+    if model.objects.filter(code=item["code"]).exists():
+        raise PlayError(f"{item['name']} exists again, so #{entry.seq} cannot be undone.")
+    obj = model(campaign=campaign, code=item["code"])
+    try:
+        for name, value in item["fields"].items():
+            setattr(obj, name, from_json(obj, name, value))
+    except ObjectDoesNotExist:
+        raise PlayError(f"Cannot undo #{entry.seq}: a record {item['name']} pointed at is gone.") from None
+    try:
+        obj.full_clean(exclude=["code"])
+        with transaction.atomic():
+            obj.save(force_insert=True)
+    except (ValidationError, IntegrityError) as error:
+        raise PlayError(f"Cannot undo #{entry.seq}: {item['name']} cannot come back ({error}).") from None
+    return obj
+
+
+def _reattach(entry: LogEntry, detached: list[dict]) -> None:
+    """Links the delete cleared point at the restored records again, where nothing has
+    pointed them elsewhere since."""
+    for link in detached:
+        model = _model_for(link["target"])
+        other = model.objects.select_for_update().filter(code=link["code"]).first()
+        if other is None or getattr(other, model._meta.get_field(link["field"]).attname) is not None:
+            continue
+        setattr(other, link["field"], from_json(other, link["field"], link["to"]))
+        other.save(update_fields=[link["field"], *(["updated_at"] if hasattr(other, "updated_at") else [])])
 
 
 def _record_reverse(campaign: Campaign, entry: LogEntry, actor) -> LogEntry:
@@ -432,24 +529,13 @@ def _record_reverse(campaign: Campaign, entry: LogEntry, actor) -> LogEntry:
     else:
         if obj is not None:
             raise PlayError(f"{record['name']} exists again, so #{entry.seq} cannot be undone.")
-        obj = model(campaign=campaign, code=record["code"])
-        try:
-            for name, value in record["fields"].items():
-                setattr(obj, name, from_json(obj, name, value))
-        except ObjectDoesNotExist:
-            raise PlayError(
-                f"Cannot undo #{entry.seq}: a record {record['name']} pointed at is gone."
-            ) from None
-        try:
-            obj.full_clean(exclude=["code"])
-            with transaction.atomic():
-                obj.save(force_insert=True)
-        except (ValidationError, IntegrityError) as error:
-            raise PlayError(
-                f"Cannot undo #{entry.seq}: {record['name']} cannot come back ({error})."
-            ) from None
+        obj = _restore(campaign, entry, record, model)
+        cascade = record.get("cascade") or {}
+        others = [_restore(campaign, entry, item) for item in cascade.get("deleted", [])]
+        _reattach(entry, cascade.get("detached", []))
         changes = _field_changes(obj, {}, _snapshot(obj))
-        summary, visible = f"Undone: {record['name']} is back.", sharing.seen_by_players(obj)
+        back = f" with {_count_words(cascade['deleted'])}" if cascade.get("deleted") else ""
+        summary, visible = f"Undone: {record['name']} is back{back}.", not sharing.unshared([obj, *others])
     return log_append(
         campaign=campaign,
         procedure="log.undo",
