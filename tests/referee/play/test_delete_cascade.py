@@ -7,7 +7,6 @@ import pytest
 from referee.fleet.models import Character, Marker, Ship
 from referee.logistics.models import ShipStores
 from referee.play import services
-from referee.play.models import LogEntry
 from referee.shipboard.models import Compartment, Surface
 from referee.terrain.models import Battlefield, Hex
 from tests.factories import CharacterFactory, ShipFactory
