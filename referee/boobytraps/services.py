@@ -8,12 +8,12 @@ from django.db import transaction
 
 from referee.campaigns.models import Campaign
 from referee.play.models import LogEntry
-from referee.play.services import procedure_resolve
+from referee.play.services import procedure_resolve, record_created
 
 from .models import BoobyTrap, WeaponChart
 
 
-def weapon_chart_copy(*, chart: WeaponChart) -> WeaponChart:
+def weapon_chart_copy(*, chart: WeaponChart, actor=None) -> WeaponChart:
     """A copy the GM can change without touching the original (or the traps using it)."""
     with transaction.atomic():
         taken = set(
@@ -35,6 +35,7 @@ def weapon_chart_copy(*, chart: WeaponChart) -> WeaponChart:
         )
         copy.full_clean()
         copy.save()
+        record_created(campaign=chart.campaign, obj=copy, actor=actor, how=f"copied {chart} into")
         return copy
 
 

@@ -65,18 +65,27 @@ def chart_create(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpRespo
         start.entries = printed_torpedo_chart()  # IR107.332: "use this chart or make your own"
         start.name = "Torpedo-hit chart"
     form = WeaponChartForm(htmx.posted(request), instance=start, campaign=campaign)
-    if form.is_valid():
-        form.save()
+    if form.is_valid() and _saved(request, campaign, form):
         return _panel(request, campaign)
     return _chart_page(request, campaign, form)
+
+
+def _saved(request: htmx.HtmxHttpRequest, campaign: Campaign, form) -> bool:
+    """Save the chart on the record (each field before -> after, undoable); a rule the
+    database holds comes back as the form's error."""
+    try:
+        play_services.record_save(campaign=campaign, form=form, actor=request.user)
+    except play_services.PlayError as error:
+        form.add_error(None, str(error))
+        return False
+    return True
 
 
 @gm_view("GET", "POST")
 def chart_edit(request: htmx.HtmxHttpRequest, campaign: Campaign, chart_code) -> HttpResponse:
     chart = get_object_or_404(WeaponChart.objects.in_campaign(campaign), code=chart_code)
     form = WeaponChartForm(htmx.posted(request), instance=chart, campaign=campaign)
-    if form.is_valid():
-        form.save()
+    if form.is_valid() and _saved(request, campaign, form):
         return _panel(request, campaign)
     return _chart_page(request, campaign, form, chart)
 
@@ -84,14 +93,15 @@ def chart_edit(request: htmx.HtmxHttpRequest, campaign: Campaign, chart_code) ->
 @gm_view("POST")
 def chart_copy(request: htmx.HtmxHttpRequest, campaign: Campaign, chart_code) -> HttpResponse:
     chart = get_object_or_404(WeaponChart.objects.in_campaign(campaign), code=chart_code)
-    services.weapon_chart_copy(chart=chart)
+    services.weapon_chart_copy(chart=chart, actor=request.user)
     return _panel(request, campaign)
 
 
 @gm_view("POST")
 def chart_delete(request: htmx.HtmxHttpRequest, campaign: Campaign, chart_code) -> HttpResponse:
     chart = get_object_or_404(WeaponChart.objects.in_campaign(campaign), code=chart_code)
-    chart.delete()  # traps that used it fall back to "no chart" (SET_NULL)
+    # Traps that used it fall back to "no chart"; undoing the delete gives it back to them.
+    play_services.record_delete(campaign=campaign, obj=chart, actor=request.user)
     return _panel(request, campaign)
 
 

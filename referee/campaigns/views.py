@@ -15,7 +15,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from referee import htmx
+from referee.play import members
 from referee.play.selectors import dashboard_context, player_context
+from referee.play.services import PlayError
 
 from . import services
 from .access import gm_view, member_view
@@ -88,7 +90,7 @@ def invite_create(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResp
         return _dashboard_panel(
             request, campaign, "invites-panel", error=error, status=htmx.INVALID, form=form
         )
-    services.invite_create(
+    members.invite_create(  # on the record, GM-only
         campaign=campaign,
         created_by=request.user,
         days=form.cleaned_data["days"],
@@ -100,7 +102,7 @@ def invite_create(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResp
 @gm_view("POST")
 def invite_revoke(request: htmx.HtmxHttpRequest, campaign: Campaign, token) -> HttpResponse:
     invite = get_object_or_404(Invite, campaign=campaign, token=token)
-    services.invite_revoke(invite=invite)
+    members.invite_revoke(invite=invite, actor=request.user)
     return _dashboard_panel(request, campaign, "invites-panel")
 
 
@@ -113,7 +115,8 @@ def _dashboard_panel(
     status: int = 200,
     form: InviteForm | None = None,
 ) -> HttpResponse:
-    """A panel of the dashboard about who plays (invites, members): no game state changed."""
+    """A panel of the dashboard about who plays (invites, members); the change is in the log,
+    so the page's other panels follow."""
     extra = {"invite_form": form} if form is not None else {}
     return htmx.panel(
         request,
@@ -122,7 +125,6 @@ def _dashboard_panel(
         back_to=reverse("campaigns:detail", args=[campaign.code]),
         status=status,
         message=error,
-        changed=False,
     )
 
 
@@ -132,8 +134,8 @@ def join(request: htmx.HtmxHttpRequest, token) -> HttpResponse:
     invite = get_object_or_404(Invite.objects.select_related("campaign"), token=token)
     if request.method == "POST":
         try:
-            services.invite_accept(invite=invite, user=request.user)
-        except services.MembershipError as error:
+            members.member_join(invite=invite, user=request.user)
+        except (services.MembershipError, PlayError) as error:
             return render(
                 request, "campaigns/join.html", {"invite": invite, "refusal": str(error)}, status=410
             )
@@ -150,7 +152,7 @@ def join(request: htmx.HtmxHttpRequest, token) -> HttpResponse:
 def member_remove(request: htmx.HtmxHttpRequest, campaign: Campaign, membership_id: int) -> HttpResponse:
     membership = get_object_or_404(Membership, campaign=campaign, pk=membership_id)
     try:
-        services.membership_remove(membership=membership)
-    except services.MembershipError as e:
+        members.member_remove(membership=membership, actor=request.user)
+    except (services.MembershipError, PlayError) as e:
         return _dashboard_panel(request, campaign, "members-panel", error=str(e), status=409)
     return _dashboard_panel(request, campaign, "members-panel")

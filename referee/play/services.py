@@ -258,6 +258,10 @@ def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
         raise PlayError(f"Entry #{entry.seq} changed nothing in the campaign, so there is nothing to undo.")
     if entry.procedure in (RECORD_CREATE, RECORD_DELETE):
         return _record_reverse(campaign, entry, actor)
+    from . import members  # who plays: it builds on this module
+
+    if entry.procedure in members.PROCEDURES:
+        return members.reverse(campaign=campaign, entry=entry, actor=actor)
     recorder = ChangeRecorder()
     objects: dict[tuple[str, str], Any] = {}  # one instance per record, however many fields changed
     for change in entry.effects:
@@ -375,6 +379,19 @@ def record_save(*, campaign: Campaign, form, actor) -> LogEntry | None:
     visible = sharing.seen_by_players(obj)
     return _record_entry(
         campaign, obj, actor, RECORD_CREATE if creating else RECORD_EDIT, title, changes, visible, after
+    )
+
+
+def record_created(*, campaign: Campaign, obj, actor, how: str = "added") -> LogEntry:
+    """Log a record a service made itself (a copy, a table row in one click) as a hand
+    creation: each field's value, GM-only when players cannot see it, undoable. The caller's
+    transaction made the record; the entry joins it."""
+    campaign = _lock(campaign)
+    after = _snapshot(obj)
+    title = f"The GM {how} the {obj._meta.verbose_name} {obj}"
+    changes = _field_changes(obj, {}, after)
+    return _record_entry(
+        campaign, obj, actor, RECORD_CREATE, title, changes, sharing.seen_by_players(obj), after
     )
 
 

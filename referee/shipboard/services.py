@@ -7,7 +7,7 @@ from django.db import transaction
 from referee.campaigns.models import Campaign
 from referee.play.effects import ChangeRecorder
 from referee.play.models import LogEntry
-from referee.play.services import PlayError, log_append
+from referee.play.services import PlayError, log_append, record_created
 from rules.tables import shipboard as tables
 
 from .forms import next_surface_name
@@ -15,7 +15,7 @@ from .models import Compartment, Surface
 
 
 @transaction.atomic
-def surface_add(*, compartment: Compartment, surface_type: str) -> Surface:
+def surface_add(*, compartment: Compartment, surface_type: str, actor=None) -> Surface:
     """One click: a surface of a table type with the table's capacity and threshold."""
     row = tables.DAMAGE_CAPACITIES.get(surface_type)
     if row is None:
@@ -34,6 +34,7 @@ def surface_add(*, compartment: Compartment, surface_type: str) -> Surface:
     surface.apply_table()
     surface.full_clean()
     surface.save()
+    record_created(campaign=compartment.campaign, obj=surface, actor=actor)
     return surface
 
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from referee import htmx
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
+from referee.play import services as play_services
 from referee.play.services import PlayError
 from rules.tables import shipboard as tables
 
@@ -106,8 +107,12 @@ def _form(request: htmx.HtmxHttpRequest, campaign, compartment, form, *, panel: 
     """Show ``form`` in a card posting back here; when it is posted valid, save it and
     answer with the refreshed ``panel`` (an invalid one comes back 422, in place)."""
     if form.is_valid():
-        form.save()
-        return _panel(request, campaign, compartment, panel)
+        try:  # on the record: each field before -> after, undoable
+            play_services.record_save(campaign=campaign, form=form, actor=request.user)
+        except PlayError as error:
+            form.add_error(None, str(error))
+        else:
+            return _panel(request, campaign, compartment, panel)
     back = reverse("shipboard:compartment", args=[campaign.code, compartment.code])
     context = {
         "campaign": campaign,
@@ -146,7 +151,9 @@ def breach_seal(request: htmx.HtmxHttpRequest, campaign: Campaign, compartment_c
 def surface_add(request: htmx.HtmxHttpRequest, campaign: Campaign, compartment_code) -> HttpResponse:
     compartment = _compartment(campaign, compartment_code)
     try:
-        services.surface_add(compartment=compartment, surface_type=request.POST.get("surface_type", ""))
+        services.surface_add(
+            compartment=compartment, surface_type=request.POST.get("surface_type", ""), actor=request.user
+        )
     except PlayError as error:
         return _panel(request, campaign, compartment, "surfaces-panel", status=htmx.INVALID, error=str(error))
     return _panel(request, campaign, compartment, "surfaces-panel")
@@ -173,5 +180,5 @@ def surface_edit(request: htmx.HtmxHttpRequest, campaign: Campaign, surface_code
 def surface_delete(request: htmx.HtmxHttpRequest, campaign: Campaign, surface_code) -> HttpResponse:
     surface = _surface(campaign, surface_code)
     compartment = surface.compartment
-    surface.delete()
+    play_services.record_delete(campaign=campaign, obj=surface, actor=request.user)
     return _panel(request, campaign, compartment, "surfaces-panel")
