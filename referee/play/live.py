@@ -24,14 +24,16 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.models import Session
+from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections, connection, connections
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from psycopg.conninfo import make_conninfo
 
+from referee.campaigns.access import campaign_for_member
 from referee.campaigns.models import Campaign, Membership
 
 from .models import LogEntry
@@ -277,7 +279,32 @@ def _conninfo() -> str:
     return make_conninfo(**{k: v for k, v in params.items() if v})
 
 
-async def live_stream(request: HttpRequest, code) -> HttpResponse:
+@sync_to_async
+def _role_under_wsgi(request: HttpRequest, code) -> str | None:
+    try:
+        return campaign_for_member(request, code)[1]
+    except Http404:
+        return None
+
+
+async def gm_stream(request: HttpRequest, code) -> HttpResponse:
+    """The GM pages' stream: a bare ``changed`` after each change of the campaign, which
+    the page answers by refreshing its panels (``campaign-changed``). GMs only: 404 for
+    outsiders, 403 for players, whether or not the ASGI server serves it (under WSGI the
+    GM gets 204 and the page keeps its version poll)."""
+    if request.method != "GET":
+        return HttpResponseNotAllowed(["GET"])
+    if not isinstance(request, ASGIRequest):
+        role = await _role_under_wsgi(request, code)
+        if role is None:
+            raise Http404("No such campaign")
+        if role != "gm":
+            raise PermissionDenied("Only the campaign's GM can do that.")
+        return HttpResponse(status=204)
+    return await live_stream(request, code, gm_only=True)
+
+
+async def live_stream(request: HttpRequest, code, *, gm_only: bool = False) -> HttpResponse:
     """``text/event-stream`` for a campaign's members: after each change its reader can see,
     the new status panel (``panel``, players) or a bare ``changed`` (GMs), see ``Listener``.
     Served by the ASGI server; under WSGI it answers 204, which tells the browser not to
@@ -288,6 +315,8 @@ async def live_stream(request: HttpRequest, code) -> HttpResponse:
     role = await hub.member_role(request, code)
     if role is None:
         raise Http404("No such campaign")
+    if gm_only and role != "gm":
+        raise PermissionDenied("Only the campaign's GM can do that.")
     key = str(code)
     queue = await hub.subscribe(key, role)
 

@@ -23,5 +23,6 @@ urlpatterns = [
     path("c/<uuid:code>/turn/clock/", views.clock_advance, name="clock"),
     path("c/<uuid:code>/status/", views.status_poll, name="status"),
     path("c/<uuid:code>/live/", live.live_stream, name="live"),
+    path("c/<uuid:code>/live/gm/", live.gm_stream, name="gm-live"),
     path("c/<uuid:code>/settings/", views.campaign_settings, name="settings"),
 ]

@@ -46,24 +46,50 @@ window.addEventListener("pageshow", (event) => {
   if (event.persisted) window.location.reload();
 });
 
-// GM pages refresh their panels when the campaign changes, as the players' page does:
-// the status poll says the campaign's version; a new one fires "campaign-changed".
+// GM pages refresh their panels when the campaign changes, as the players' page does.
+// Where the live-view server runs, its stream says "changed" after each change and the
+// page fires "campaign-changed" at once; while the stream is open there is no poll. Without
+// it (a plain WSGI server answers 204, or the connection drops) the status poll says the
+// campaign's version every two seconds, and a new one fires "campaign-changed".
 document.addEventListener("DOMContentLoaded", () => {
   const watch = document.querySelector("[data-campaign-watch]");
   if (!watch) return;
   let version = null;
+  let live = false;
+  let reopened = false;
+  let pending = null;
+  const changed = () => {
+    // Changes in a burst (a resolution and the End Phase it starts) refresh once.
+    clearTimeout(pending);
+    pending = setTimeout(() => htmx.trigger(document.body, "campaign-changed"), 150);
+  };
   const check = async () => {
-    if (document.hidden) return;
+    if (document.hidden || live) return;
     try {
       const url = `${watch.dataset.campaignWatch}?watch=1&v=${encodeURIComponent(version || "")}`;
       const response = await fetch(url, { credentials: "same-origin" });
       const now = response.headers.get("X-Campaign-Version");
-      if (now && version !== null && now !== version) htmx.trigger(document.body, "campaign-changed");
+      if (now && version !== null && now !== version) changed();
       if (now) version = now;
     } catch (error) {
       // offline for a moment: the next check tries again
     }
   };
+  if (watch.dataset.liveUrl && window.EventSource) {
+    const source = new EventSource(watch.dataset.liveUrl);
+    source.addEventListener("open", () => {
+      if (reopened) changed(); // whatever changed while the stream was down
+      live = true;
+      watch.dataset.live = "open";
+    });
+    source.addEventListener("changed", changed);
+    source.addEventListener("error", () => {
+      reopened = live || reopened;
+      live = false;
+      version = null; // the poll starts again from the version it reads next
+      watch.dataset.live = "closed";
+    });
+  }
   check();
   setInterval(check, 2000);
 });
