@@ -15,6 +15,7 @@ from functools import cache
 import pgtrigger
 import pgtrigger.compiler
 from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models import Q
 
@@ -204,6 +205,17 @@ class LogEntry(CampaignScoped):
                 fields=["campaign", "seq"],
                 condition=Q(visibility="gm", revealed_at__isnull=True),
                 name="log_hidden_entries",
+            ),
+            # Undo asks whether a later entry changed the same record's field
+            # (``effects @> [{target, code, field}]``): the index finds those few entries
+            # instead of reading every later one.
+            # Without fastupdate: each entry goes into the index as it is written, rather than
+            # into a pending list every search reads until vacuum merges it.
+            GinIndex(
+                fields=["effects"],
+                opclasses=["jsonb_path_ops"],
+                fastupdate=False,
+                name="log_effects_contain",
             ),
         ]
 

@@ -12,6 +12,7 @@ from typing import Any
 from django.apps import apps
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db import IntegrityError, models, router, transaction
+from django.db.models import Exists, OuterRef
 from django.db.models.deletion import Collector
 from django.utils import timezone
 
@@ -233,16 +234,25 @@ def _subject_record(ctx: Context) -> dict:
     return record
 
 
-def _field_changed_later(entry: LogEntry, change: dict) -> LogEntry | None:
+def _changed_later(entry: LogEntry, touched: dict) -> LogEntry | None:
+    """The first later entry, neither an undo nor undone, whose effects include ``touched``
+    (a record, or one field of it). "Not undone" is asked per row (NOT EXISTS) rather than
+    by joining every later entry to its undo: the scan walks the log from ``entry`` in seq
+    order and stops at the first match, and where nothing matches the effects index
+    (``log_effects_contain``) finds the few entries that touched the record at all."""
+    undone = LogEntry.objects.filter(reversal_of=OuterRef("pk"))
     later = (
         LogEntry.objects.filter(campaign_id=entry.campaign_id, seq__gt=entry.seq, reversal_of__isnull=True)
-        .filter(reversed_by__isnull=True)
-        .filter(
-            effects__contains=[{"target": change["target"], "code": change["code"], "field": change["field"]}]
-        )
+        .filter(~Exists(undone), effects__contains=[touched])
         .order_by("seq")
     )
     return later.first()
+
+
+def _field_changed_later(entry: LogEntry, change: dict) -> LogEntry | None:
+    return _changed_later(
+        entry, {"target": change["target"], "code": change["code"], "field": change["field"]}
+    )
 
 
 @transaction.atomic
@@ -519,14 +529,7 @@ def _record_reverse(campaign: Campaign, entry: LogEntry, actor) -> LogEntry:
     if entry.procedure == RECORD_CREATE:
         if obj is None:
             raise PlayError(f"{record['name']} no longer exists, so #{entry.seq} cannot be undone.")
-        later = (
-            LogEntry.objects.filter(
-                campaign=campaign, seq__gt=entry.seq, reversal_of__isnull=True, reversed_by__isnull=True
-            )
-            .filter(effects__contains=[{"target": record["target"], "code": record["code"]}])
-            .order_by("seq")
-            .first()
-        )
+        later = _changed_later(entry, {"target": record["target"], "code": record["code"]})
         if later is not None:
             raise PlayError(
                 f"Cannot undo #{entry.seq}: #{later.seq} ({later.title}) changed {record['name']} since. Undo #{later.seq} first."

@@ -8,6 +8,7 @@ still, run it on a development database."""
 
 from __future__ import annotations
 
+import statistics
 import time
 import tracemalloc
 import uuid
@@ -23,7 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from referee.campaigns.models import Campaign, Membership, Phase, touch_campaign_trigger_uris
-from referee.play import backup, integrity, views
+from referee.play import backup, integrity, services, views
 from referee.play.models import GENESIS_HASH, LogEntry, chain_hash
 
 PHASES = [Phase.INITIATIVE, Phase.MOVEMENT, Phase.COMBAT, Phase.END]
@@ -101,6 +102,30 @@ class Command(BaseCommand):
                 f"{size / 1e6:>13.1f}{peak / 1e6:>18.2f}"
             )
         self.stdout.write("time is measured without tracemalloc; peak memory in a second pass with it")
+        self._undo_scan(campaign, count)
+
+    def _undo_scan(self, campaign: Campaign, count: int) -> None:
+        """Undo's question "did a later entry change this field?", asked of the first entry
+        (every later jump changed the same field), the middle one, the newest (nothing
+        later) and of a record no entry touched, each the median of 9 asks."""
+        self.stdout.write("undo's scan for later changes (median of 9, milliseconds):")
+        seqs = {"first": 1, "middle": max(count // 2, 1), "newest": count}
+        entries = {e.seq: e for e in LogEntry.objects.filter(campaign=campaign, seq__in=seqs.values())}
+        for name, seq in seqs.items():
+            entry = entries.get(seq)
+            if entry is None or not entry.effects:
+                continue
+            change = entry.effects[0]
+            for what, code in (("same field", change["code"]), ("untouched record", str(uuid.uuid4()))):
+                times, found = [], None
+                for _ in range(9):
+                    started = time.perf_counter()
+                    found = services._field_changed_later(entry, {**change, "code": code})
+                    times.append((time.perf_counter() - started) * 1000)
+                later = f"#{found.seq}" if found else "none"
+                self.stdout.write(
+                    f"  entry #{seq:<7} ({name}), {what:<17}{statistics.median(times):>8.2f} ms   later change: {later}"
+                )
 
 
 def _drain(make: Callable[[], Iterable[bytes | str]]) -> tuple[float, int]:
