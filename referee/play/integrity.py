@@ -20,8 +20,10 @@ from .log_sql import Selection, json_entry_batches
 from .models import (
     GENESIS_HASH,
     HASH_SCHEMES,
+    MAX_DIGITS,
     LogEntry,
     UnrecordableValue,
+    canonical,
     canonical_json,
     chain_hash,
     log_key,
@@ -143,13 +145,39 @@ def _kind(value: object) -> str:
     return "a list" if isinstance(value, list) else "a group of fields"
 
 
+class StoredEntry(dict):
+    """An entry as the database wrote it (``log_sql``) and ``json.loads`` read it back with
+    its floats made canonical (``_canonical_float``): already exactly what ``canonical``
+    would make of it, since jsonb and text columns hold no NUL, no broken character, no
+    key but text, and a batch holding an integer too long to record is read the slow way
+    (``campaign_entries``). Its hash is recomputed without walking it again."""
+
+    __slots__ = ()
+
+
+def _canonical_float(text: str):
+    return canonical(float(text))
+
+
+def _stored_hash(prev_hash: str, payload: dict) -> str:
+    """``chain_hash`` of a payload already in canonical form (a ``StoredEntry``'s)."""
+    text = (
+        prev_hash + json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    ).encode()
+    scheme = payload.get("hash_scheme", 1)
+    if scheme in (2, 3):
+        return hmac.digest(log_key(), text, "sha256").hex()
+    return chain_hash(prev_hash, payload)
+
+
 def entry_fault(entry: dict) -> str | None:
     """Why an entry's own hash does not match its contents, if it does not."""
     for key in ("seq", "prev_hash", "hash"):
         if key not in entry:
             return f"the entry has no {key}"
     try:
-        computed = chain_hash(entry["prev_hash"], payload_of(entry))
+        hasher = _stored_hash if type(entry) is StoredEntry else chain_hash
+        computed = hasher(entry["prev_hash"], payload_of(entry))
     except UnrecordableValue as error:
         raise IntegrityError(f"entry #{entry['seq']} cannot be a log entry: {error}") from None
     except RecursionError:
@@ -393,11 +421,19 @@ def verify_export(document: dict, *, head: str | None = None) -> ChainReport:
     )
 
 
+_TOO_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1}}}")
+
+
 def campaign_entries(campaign: Campaign) -> Iterator[dict]:
     """A campaign's whole log from the database, as exported, in seq order: PostgreSQL
-    writes each batch of entries as JSON text, parsed here in one call per batch."""
+    writes each batch of entries as JSON text, parsed here in one call per batch, each
+    entry a ``StoredEntry``. A batch holding a number too long to record (only a row
+    written past the app could) is judged like a file's entries instead."""
     for _last, text, _hashes in json_entry_batches(Selection(campaign, "gm", None, None)):
-        yield from json.loads(f"[{text}]")
+        if _TOO_LONG_NUMBER.search(text):
+            yield from json.loads(f"[{text}]")
+        else:
+            yield from map(StoredEntry, json.loads(f"[{text}]", parse_float=_canonical_float))
 
 
 def verify_campaign(campaign: Campaign, *, head: str | None = None) -> ChainReport:
