@@ -74,19 +74,24 @@ _FRONT, _RIGHT, _LEFT, _REAR = (
     ("Left", ("Left",)),
     ("Rear", ("Rear",)),
 )
-_TURRET, _TURRET2 = ("Turret", ("Turret",)), ("Front Turret", ("Front Turret",))
+_TURRET = ("Turret", ("Turret",))
 _ROTOR, _BODY = ("Rotor", ("Rotor",)), ("Body", ("Body",))
 _NOSE, _AFT = ("Nose", ("Nose",)), ("Aft", ("Aft",))
 _FIGHTER = [_NOSE, ("Left Wing", ("Left Wing",)), ("Right Wing", ("Right Wing",)), _AFT]
-_FIGHTER_EXTRA = [("Wings", ("Wings",)), ("Fuselage", ("Fuselage",))]
+# A winged craft's sheet has only its four arcs: what sits in the fuselage, wings or hull has no arc ("").
+_FIGHTER_EXTRA = [("", ("Fuselage", "Wings"))]
 _CRAFT = [
     _NOSE,
     ("Left Wing", ("Left Side", "Left Wing")),
     ("Right Wing", ("Right Side", "Right Wing")),
     _AFT,
 ]
-_DROPSHIP = [_NOSE, ("Left Side", ("Left Side",)), ("Right Side", ("Right Side",)), _AFT]
-_CRAFT_EXTRA = [("Hull", ("Hull",))]
+# A DropShip's side arcs are one armour value each; the sheet keeps six facings (a side's
+# armour on its fore and aft facing) and its side weapons on the fore facing of that side.
+_DROPSHIP = [_NOSE, ("Fore-left", ("Left Side",)), ("Fore-right", ("Right Side",)), _AFT]
+_DROPSHIP_ARMOR = ("Nose", "Left Side", "Right Side", "Aft")
+_CRAFT_EXTRA = [("", ("Hull",))]
+_HULL = [("Hull", ("Hull",))]
 _CAPITAL = [
     _NOSE,
     ("Fore-left", ("Front Left Side", "Left Front Side", "FLS")),
@@ -95,7 +100,7 @@ _CAPITAL = [
     ("Aft-right", ("Aft Right Side", "Right Aft Side", "ARS")),
     _AFT,
 ]
-_BROADSIDES = [("Left broadside", ("Left Broadside", "LBS")), ("Right broadside", ("Right Broadside", "RBS"))]
+_BROADSIDES = [("Left Broadside", ("Left Broadside", "LBS")), ("Right Broadside", ("Right Broadside", "RBS"))]
 
 BAY_TYPES = {
     "cargobay": "Cargo",
@@ -156,11 +161,10 @@ def read_blk(lines: list[str]) -> dict[str, Any]:
         bays, extra_transporters = _read_transporters(blocks)
         if bays or unit_type in SHIP_TYPES:
             doc["bays"] = bays
-    doc["source"] = {
-        "format": "blk",
-        "unit_type": raw_type.strip(),
-        "extra": {"blocks": blocks.leftover(), "transporters": extra_transporters},
-    }
+    extra: dict[str, Any] = {"unit_type": raw_type.strip(), "blocks": blocks.leftover()}
+    if extra_transporters:
+        extra["transporters"] = extra_transporters
+    doc["source"] = {"format": "blk", "extra": extra}
     return doc
 
 
@@ -327,23 +331,21 @@ def _read_transporters(blocks: Blocks) -> tuple[list[dict], list[str]]:
         }
         if len(parts) > 1:
             bay["doors"] = parse_int(parts[1], what="The number of bay doors", low=0, high=1000, line=line)
-        if len(parts) > 2:
-            bay["number"] = parse_int(parts[2], what="The bay number", low=-1, high=10_000, line=line)
+        if len(parts) > 2:  # the bay's number: the writer numbers bays in order
+            parse_int(parts[2], what="The bay number", low=-1, high=10_000, line=line)
         bays.append(bay)
     return bays, kept
 
 
 def _write_transporters(out: list[str], doc: dict) -> None:
     lines = []
-    for bay in doc.get("bays", []):
-        key = BAY_KEY_OF.get(bay.get("type", ""), str(bay.get("type", "cargobay")).lower().replace(" ", ""))
+    for number, bay in enumerate(doc.get("bays", []), start=1):
+        key = BAY_KEY_OF.get(bay.get("type", ""), "cargobay")
         parts = [key, f"{float(bay.get('capacity', 0)):.1f}"]
-        if "doors" in bay:
-            parts.append(str(bay["doors"]))
-        if "number" in bay:
-            parts.append(str(bay["number"]))
+        if key != "troopspace":
+            parts += [str(bay.get("doors", 0)), str(number)]
         lines.append(":".join(parts))
-    lines.extend(doc.get("source", {}).get("extra", {}).get("transporters", []))
+    lines.extend(_extra(doc).get("transporters", []))
     if lines or doc.get("unit_type") in SHIP_TYPES or "bays" in doc:
         write_block(out, "transporters", lines)
 
@@ -351,12 +353,10 @@ def _write_transporters(out: list[str], doc: dict) -> None:
 # --- vehicles ---------------------------------------------------------------------------------
 
 
-def _vehicle_table(is_vtol: bool, count: int) -> list:
-    if is_vtol:
-        table = [_FRONT, _RIGHT, _LEFT, _REAR, _ROTOR]
-        return table + ([_TURRET] if count == 6 else [])
-    table = [_FRONT, _RIGHT, _LEFT, _REAR]
-    return table + [[], [_TURRET], [_TURRET, _TURRET2]][count - 4]
+def _vehicle_table(is_vtol: bool, has_turret: bool) -> list:
+    """Locations in the order of the file's armour values."""
+    table = [_FRONT, _RIGHT, _LEFT, _REAR, _ROTOR] if is_vtol else [_FRONT, _RIGHT, _LEFT, _REAR]
+    return table + ([_TURRET] if has_turret else [])
 
 
 def _read_vehicle(blocks: Blocks, doc: dict, raw_type: str) -> None:
@@ -364,20 +364,17 @@ def _read_vehicle(blocks: Blocks, doc: dict, raw_type: str) -> None:
     is_vtol = raw_type.strip().lower() == "vtol" or doc.get("motion") == "VTOL"
     tonnage = _tonnage(blocks, high=300)
     doc["tonnage"] = tonnage
-    omni = blocks.int("omni", what="the omni flag", low=0, high=1)
-    if omni:
-        doc["omni"] = True
     _engine(blocks, doc)
     cruise = blocks.int("cruiseMP", what="cruising MP", low=0, high=30, required=True)
     jump = blocks.int("jumpingMP", what="jumping MP", low=0, high=30) or 0
     doc["movement"] = {"walk": cruise, "run": t.run_mp(cruise), "jump": jump}
-    armor = _armor(
-        blocks,
-        (5, 6) if is_vtol else (4, 5, 6),
-        high=1000,
-        what="front, right, left, rear, then turret or rotor",
+    what = (
+        "front, right, left, rear, rotor, then a chin turret"
+        if is_vtol
+        else "front, right, left, rear, then a turret"
     )
-    table = _vehicle_table(is_vtol, len(armor))
+    armor = _armor(blocks, (5, 6) if is_vtol else (4, 5), high=1000, what=what)
+    table = _vehicle_table(is_vtol, len(armor) == (6 if is_vtol else 5))
     structure = max(1, math.ceil(tonnage / 10))
     doc["locations"] = [
         {"name": loc, "armor": a, "armor_max": a, "structure": structure, "structure_max": structure}
@@ -390,16 +387,15 @@ def _read_vehicle(blocks: Blocks, doc: dict, raw_type: str) -> None:
 def _write_vehicle(out: list[str], doc: dict) -> None:
     movement = doc.get("movement", {})
     write_block(out, "motion_type", [doc.get("motion", "Tracked")])
-    if doc.get("omni"):
-        write_block(out, "omni", ["1"])
     write_block(out, "cruiseMP", [str(movement.get("walk", 0))])
     if movement.get("jump"):
         write_block(out, "jumpingMP", [str(movement["jump"])])
     _write_engine(out, doc)
-    locations = doc.get("locations", [])
-    write_block(out, "armor", [str(loc.get("armor_max", loc.get("armor", 0))) for loc in locations])
+    by_name = {loc["name"]: loc for loc in doc.get("locations", [])}
     is_vtol = doc.get("motion") == "VTOL"
-    _write_items(out, [*_vehicle_table(is_vtol, len(locations)), _BODY], doc)
+    table = _vehicle_table(is_vtol, "Turret" in by_name)
+    write_block(out, "armor", [str(by_name.get(name, {}).get("armor_max", 0)) for name, _ in table])
+    _write_items(out, [*table, _BODY], doc)
     write_block(out, "tonnage", [_num(doc.get("tonnage", 0))])
 
 
@@ -445,12 +441,10 @@ def _read_battle_armor(blocks: Blocks, doc: dict) -> None:
                     )
             if not name:
                 raise UnitFileError("an equipment line names nothing.", line=line)
-            item: dict[str, Any] = {
-                "name": name,
-                "location": BA_MOUNTS.get(mount, mount) if mount else "Squad",
-            }
-            if trooper:
-                item["trooper"] = trooper
+            location = BA_MOUNTS.get(mount, mount) if mount else ""
+            if trooper:  # one trooper's own equipment: "Trooper 2" or "Trooper 2, Left Arm"
+                location = f"Trooper {trooper}, {location}" if location else f"Trooper {trooper}"
+            item: dict[str, Any] = {"name": name, "location": location or "Squad"}
             if shots is not None:
                 item["shots"] = shots
             if t.is_weapon(name) and shots is None:
@@ -469,10 +463,10 @@ def _write_battle_armor(out: list[str], doc: dict) -> None:
     for trooper in range(7):
         lines = []
         for item in [*doc.get("weapons", []), *doc.get("equipment", [])]:
-            if (item.get("trooper") or 0) != trooper:
+            owner, location = _ba_owner(item.get("location") or "Squad")
+            if owner != trooper:
                 continue
             text = item["name"]
-            location = item.get("location", "Squad")
             if location != "Squad":
                 text += f":{BA_MOUNT_OF.get(location, location)}"
             if item.get("shots") is not None:
@@ -488,10 +482,18 @@ def _write_battle_armor(out: list[str], doc: dict) -> None:
     write_block(out, "Trooper Count", [str(len(troopers))])
 
 
+def _ba_owner(location: str) -> tuple[int, str]:
+    match = re.fullmatch(r"Trooper ([1-6])(?:, (.+))?", location)
+    if match:
+        return int(match.group(1)), match.group(2) or "Squad"
+    return 0, location
+
+
 def _read_infantry(blocks: Blocks, doc: dict) -> None:
     _motion(blocks, doc, required=False)
-    size = blocks.int("squad_size", what="troopers in a squad", low=1, high=30, required=True)
-    squads = blocks.int("squadn", what="the number of squads", low=1, high=30, required=True)
+    # Squads and their size stay in the file's own blocks; the sheet counts troopers.
+    size = _peek_int(blocks, "squad_size", what="troopers in a squad", high=30)
+    squads = _peek_int(blocks, "squadn", what="the number of squads", high=30)
     weapon = blocks.text("Primary", required="the troopers' primary weapon") or ""
     if not weapon:
         raise UnitFileError("the <Primary> block is empty.", line=blocks.line_of("Primary"))
@@ -499,13 +501,7 @@ def _read_infantry(blocks: Blocks, doc: dict) -> None:
     if cruise is not None:
         doc["movement"] = {"walk": cruise, "run": cruise, "jump": 0}
     troopers = size * squads
-    doc["platoon"] = {
-        "troopers": troopers,
-        "troopers_max": troopers,
-        "weapon": weapon,
-        "squads": squads,
-        "squad_size": size,
-    }
+    doc["platoon"] = {"troopers": troopers, "troopers_max": troopers, "weapon": weapon}
     doc["weapons"] = [
         {
             "name": weapon,
@@ -519,14 +515,24 @@ def _read_infantry(blocks: Blocks, doc: dict) -> None:
     doc["equipment"] = []
 
 
+def _peek_int(blocks: Blocks, tag: str, *, what: str, high: int) -> int:
+    found = blocks.peek(tag)
+    if not found:
+        raise UnitFileError(f"The file has no <{tag}> block ({what}).")
+    return parse_int(found[0][0], what=what[:1].upper() + what[1:], low=1, high=high, line=found[0][1])
+
+
 def _write_infantry(out: list[str], doc: dict) -> None:
     platoon = doc.get("platoon", {})
     if doc.get("motion"):
         write_block(out, "motion_type", [doc["motion"]])
-    write_block(out, "squad_size", [str(platoon.get("squad_size", platoon.get("troopers_max", 1)))])
-    write_block(out, "squadn", [str(platoon.get("squads", 1))])
+    kept = {tag.lower() for tag, _values in _extra(doc).get("blocks", [])}
+    if "squad_size" not in kept:
+        write_block(out, "squad_size", [str(platoon.get("troopers_max", 1))])
+    if "squadn" not in kept:
+        write_block(out, "squadn", ["1"])
     write_block(out, "Primary", [platoon.get("weapon", "")])
-    if "movement" in doc:
+    if doc.get("movement"):
         write_block(out, "cruiseMP", [str(doc["movement"].get("walk", 0))])
 
 
@@ -540,7 +546,7 @@ def _aero_table(unit_type: str) -> tuple[list, list]:
     if unit_type == "small_craft":
         return _CRAFT, _CRAFT_EXTRA
     if unit_type == "dropship":
-        return _DROPSHIP, _CRAFT_EXTRA
+        return _DROPSHIP, _HULL
     if unit_type == "warship":
         return _CAPITAL, _BROADSIDES
     return _CAPITAL, []
@@ -591,7 +597,8 @@ def _read_aero(blocks: Blocks, doc: dict, unit_type: str) -> None:
     if si_given is None:
         si_given = max(math.floor(tonnage / 10), safe or 0)
     doc["structural_integrity"] = {"value": si_given, "max": si_given}
-    arcs = [{"name": loc, "armor": a, "armor_max": a} for (loc, _names), a in zip(table, armor, strict=True)]
+    names = _DROPSHIP_ARMOR if unit_type == "dropship" else [loc for loc, _names in table]
+    arcs = [{"name": loc, "armor": a, "armor_max": a} for loc, a in zip(names, armor, strict=True)]
     if unit_type in ("aerospace_fighter", "small_craft"):
         doc["locations"] = arcs
     else:
@@ -634,9 +641,10 @@ def _write_aero(out: list[str], doc: dict) -> None:
         write_block(out, "sink_type", ["1" if sinks.get("type") == "double" else "0"])
     if doc.get("fuel"):
         write_block(out, "fuel", [str(doc["fuel"].get("points", 0))])
-    arcs = doc.get("locations") if unit_type in ("aerospace_fighter", "small_craft") else doc.get("facings")
-    write_block(out, "armor", [str(a.get("armor_max", a.get("armor", 0))) for a in arcs or []])
     table, extra_blocks = _aero_table(unit_type)
+    arcs = doc.get("locations") if unit_type in ("aerospace_fighter", "small_craft") else doc.get("facings")
+    by_name = {arc["name"]: arc for arc in arcs or []}
+    write_block(out, "armor", [str(by_name.get(name, {}).get("armor_max", 0)) for name, _ in table])
     _write_items(out, table + extra_blocks, doc)
     si = doc.get("structural_integrity")
     if si:
@@ -658,10 +666,13 @@ def _num(value: Any) -> str:
     return f"{float(value):.1f}" if isinstance(value, int | float) else str(value)
 
 
+def _extra(doc: dict[str, Any]) -> dict[str, Any]:
+    return (doc.get("source") or {}).get("extra") or {}
+
+
 def write_blk(doc: dict[str, Any]) -> str:
     unit_type = doc["unit_type"]
-    source = doc.get("source") or {}
-    raw_type = source.get("unit_type", "")
+    raw_type = _extra(doc).get("unit_type", "")
     if UNIT_TYPES.get(str(raw_type).lower()) != unit_type:
         raw_type = DEFAULT_UNIT_TYPE[unit_type]
     if unit_type == "vehicle":
@@ -687,7 +698,7 @@ def write_blk(doc: dict[str, Any]) -> str:
         _write_aero(out, doc)
     if unit_type not in ("battle_armor", "infantry"):
         _write_transporters(out, doc)
-    for tag, values in (source.get("extra") or {}).get("blocks", []):
+    for tag, values in _extra(doc).get("blocks", []):
         write_block(out, tag, values)
     return "\n".join(out) + "\n"
 

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.sheets.document import SheetError, normalise
+
 from .blk import read_blk, write_blk
 from .errors import UnitFileError
 from .mtf import read_mtf, write_mtf
@@ -58,7 +60,34 @@ def read_unit_text(data: bytes | str, *, name: str = "") -> dict[str, Any]:
     text = decode(data)
     lines = split_lines(text)
     kind = _kind(name, lines)
-    return read_mtf(lines) if kind == "mtf" else read_blk(lines)
+    return sheet_of(read_mtf(lines) if kind == "mtf" else read_blk(lines))
+
+
+# Description text a unit file may carry at length; left out when the sheet would be too large.
+_FLUFF = {
+    "overview", "capabilities", "deployment", "history", "notes", "manufacturer", "primaryfactory",
+    "systemmanufacturer", "systemmode", "fluffimage", "imagepath", "icon", "use",
+}  # fmt: skip
+
+
+def sheet_of(doc: dict[str, Any]) -> dict[str, Any]:
+    """The read document as a record sheet (checked and in its canonical shape)."""
+    try:
+        return normalise(doc)
+    except SheetError as error:
+        extra = doc.get("source", {}).get("extra", {})
+        trimmed = {
+            **extra,
+            "entries": [e for e in extra.get("entries", []) if e[0].lower() not in _FLUFF],
+            "blocks": [b for b in extra.get("blocks", []) if b[0].lower() not in _FLUFF],
+        }
+        trimmed = {k: v for k, v in trimmed.items() if v or k not in ("entries", "blocks")}
+        if trimmed != extra:
+            try:
+                return normalise({**doc, "source": {**doc["source"], "extra": trimmed}})
+            except SheetError:
+                pass
+        raise UnitFileError(f"the unit cannot be kept as a record sheet: {error}") from None
 
 
 def _kind(name: str, lines: list[str]) -> str:

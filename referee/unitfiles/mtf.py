@@ -134,6 +134,9 @@ def _build(values, armor, crits, weapon_lines, extra, bare, last_line) -> dict[s
             line=config_line,
         )
     config = _CONFIGS[words[0]]
+    written_config = config
+    if config == "QuadVee":  # a quad on the sheet; the file's own word is kept for the way back
+        config = "Quad"
     omni = "omnimech" in config_text.lower().replace(" ", "") or "omnimek" in config_text.lower()
 
     mass_text, mass_line = _required(values, "mass", "the tonnage")
@@ -151,8 +154,6 @@ def _build(values, armor, crits, weapon_lines, extra, bare, last_line) -> dict[s
         "tonnage": tonnage,
         "config": config,
     }
-    if omni:
-        doc["omni"] = True
     if "techbase" in values:
         text, number = values["techbase"]
         base = t.tech_base_of(text)
@@ -193,7 +194,12 @@ def _build(values, armor, crits, weapon_lines, extra, bare, last_line) -> dict[s
         if slot["name"] and "ammo" in slot["name"].lower()
     ]
     doc["pilot"] = {"name": "", "gunnery": 4, "piloting": 5, "hits": 0}
-    doc["source"] = {"format": "mtf", "extra": {"entries": extra}}
+    source_extra: dict[str, Any] = {"entries": extra}
+    if omni:
+        source_extra["omni"] = True
+    if written_config != config:
+        source_extra["config"] = written_config
+    doc["source"] = {"format": "mtf", "extra": source_extra}
     return doc
 
 
@@ -319,22 +325,24 @@ def _weapon(line: str, number: int, config: str) -> dict[str, Any]:
 
 def write_mtf(doc: dict[str, Any]) -> str:
     config = doc.get("config") or "Biped"
-    out = ["Version:1.3", f"chassis:{doc.get('chassis', '')}", f"model:{doc.get('model', '')}"]
-    out.append(f"Config:{config}{' Omnimech' if doc.get('omni') else ''}")
+    extra = (doc.get("source") or {}).get("extra") or {}
+    written_config = extra.get("config") if extra.get("config") == "QuadVee" and config == "Quad" else config
+    out = ["Version:1.3", f"chassis:{_line(doc.get('chassis', ''))}", f"model:{_line(doc.get('model', ''))}"]
+    out.append(f"Config:{written_config}{' Omnimech' if extra.get('omni') else ''}")
     if doc.get("tech_base"):
         out.append(f"techbase:{doc['tech_base']}")
     if doc.get("year") is not None:
         out.append(f"era:{doc['year']}")
     if doc.get("rules_level") is not None:
         out.append(f"rules level:{doc['rules_level']}")
-    for key, value in (doc.get("source") or {}).get("extra", {}).get("entries", []):
-        out.append(f"{key}:{value}")
+    for key, value in extra.get("entries", []):
+        out.append(f"{_line(key)}:{_line(value)}")
     out.append("")
     out.append(f"mass:{doc['tonnage']}")
     engine = doc.get("engine") or {}
     out.append(f"engine:{engine.get('rating', 0)} {engine.get('type', 'Fusion')} Engine")
     if doc.get("structure_type"):
-        out.append(f"structure:{doc['structure_type']}")
+        out.append(f"structure:{_line(doc['structure_type'])}")
     sinks = doc.get("heat_sinks")
     if sinks:
         out.append(f"heat sinks:{sinks['count']} {'Double' if sinks.get('type') == 'double' else 'Single'}")
@@ -343,7 +351,7 @@ def write_mtf(doc: dict[str, Any]) -> str:
     out.append(f"jump mp:{movement.get('jump', 0)}")
     out.append("")
     if doc.get("armor_type"):
-        out.append(f"armor:{doc['armor_type']}")
+        out.append(f"armor:{_line(doc['armor_type'])}")
     by_name = {loc["name"]: loc for loc in doc.get("locations", [])}
     for location in t.MTF_ARMOR_ORDER[config]:
         loc = by_name.get(location, {})
@@ -358,13 +366,18 @@ def write_mtf(doc: dict[str, Any]) -> str:
     out.append(f"Weapons:{sum(w.get('count', 1) for w in weapons)}")
     for weapon in weapons:
         name = f"{weapon['name']} (R)" if weapon.get("rear") else weapon["name"]
-        out.extend([f"{name}, {weapon['location']}"] * weapon.get("count", 1))
+        out.extend([f"{_line(name).replace(',', ' ')}, {weapon['location']}"] * weapon.get("count", 1))
     criticals = doc.get("criticals", {})
     for location in t.MTF_ARMOR_ORDER[config]:
         out.append("")
         out.append(f"{location}:")
         slots = criticals.get(location, [])
-        out.extend(slot.get("name") or "-Empty-" for slot in slots)
+        out.extend(_line(slot.get("name") or "") or "-Empty-" for slot in slots)
         out.extend(["-Empty-"] * (12 - len(slots)))
     out.append("")
     return "\n".join(out) + "\n"
+
+
+def _line(value: Any) -> str:
+    """A value on one line: a sheet edited in the browser may hold what a file line cannot."""
+    return str(value).replace("\r", " ").replace("\n", " ").strip()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.sheets.document import normalise
 from referee.unitfiles import read_unit_text, write_unit_text
 
 SAMPLES = Path(__file__).resolve().parents[2] / "referee" / "unitfiles" / "samples"
@@ -97,24 +98,24 @@ def test_a_tracked_tank_has_a_turret_and_structure_from_its_tonnage():
     tank = sample("Bulwark Heavy Tank.blk")
     assert (tank["unit_type"], tank["motion"], tank["tonnage"]) == ("vehicle", "Tracked", 60)
     assert [(loc["name"], loc["armor"], loc["structure"]) for loc in tank["locations"]] == [
-        ("Front", 40, 6), ("Right", 30, 6), ("Left", 30, 6), ("Rear", 24, 6), ("Turret", 32, 6)
+        ("Front", 40, 6), ("Left", 30, 6), ("Right", 30, 6), ("Rear", 24, 6), ("Turret", 32, 6)
     ]  # fmt: skip
     assert tank["movement"] == {"walk": 4, "run": 6, "jump": 0}
-    assert tank["engine"] == {"type": "Fusion"}
+    assert tank["engine"] == {"rating": 0, "type": "Fusion"}  # a vehicle file gives no rating
     assert [(w["name"], w["location"]) for w in tank["weapons"]] == [
         ("Medium Laser", "Front"), ("Medium Laser", "Front"), ("Machine Gun", "Rear"), ("PPC", "Turret"), ("LRM 10", "Turret")
     ]  # fmt: skip
     assert tank["equipment"] == [{"name": "IS Ammo LRM-10", "location": "Body"}]
-    assert tank["bays"] == [{"type": "Troop space", "capacity": 2}]
+    assert tank["bays"] == [{"type": "Troop space", "capacity": 2, "doors": 0}]
 
 
 def test_a_vtol_has_a_rotor():
     vtol = sample("Kestrel Scout VTOL.blk")
     assert vtol["motion"] == "VTOL"
-    assert [loc["name"] for loc in vtol["locations"]] == ["Front", "Right", "Left", "Rear", "Rotor"]
+    assert [loc["name"] for loc in vtol["locations"]] == ["Front", "Left", "Right", "Rear", "Rotor"]
     assert by_name(vtol["locations"], "Rotor")["armor"] == 2
-    assert vtol["engine"] == {"type": "ICE"}
-    assert vtol["source"]["unit_type"] == "VTOL"
+    assert vtol["engine"] == {"rating": 0, "type": "ICE"}
+    assert vtol["source"]["extra"]["unit_type"] == "VTOL"
 
 
 def test_battle_armour_has_armour_per_trooper_and_mounted_equipment():
@@ -133,13 +134,7 @@ def test_battle_armour_has_armour_per_trooper_and_mounted_equipment():
 def test_conventional_infantry_is_a_platoon_of_troopers():
     platoon = sample("Foot Rifle Platoon.blk")
     assert platoon["unit_type"] == "infantry"
-    assert platoon["platoon"] == {
-        "troopers": 28,
-        "troopers_max": 28,
-        "weapon": "InfantryAutoRifle",
-        "squads": 4,
-        "squad_size": 7,
-    }
+    assert platoon["platoon"] == {"troopers": 28, "troopers_max": 28, "weapon": "InfantryAutoRifle"}
     assert platoon["motion"] == "Leg"
 
 
@@ -160,27 +155,29 @@ def test_a_small_craft_has_crew_bays_and_structural_integrity():
     assert craft["unit_type"] == "small_craft"
     assert [loc["name"] for loc in craft["locations"]] == ["Nose", "Left Wing", "Right Wing", "Aft"]
     assert craft["structural_integrity"] == {"value": 8, "max": 8}
-    assert craft["bays"] == [{"type": "Cargo", "capacity": 62.5, "doors": 1, "number": 1}]
+    assert craft["bays"] == [{"type": "Cargo", "capacity": 62.5, "doors": 1}]
     assert craft["crew"] == {"crew": 3, "passengers": 0}
 
 
 def test_a_dropship_has_facings_weapon_bays_and_its_transport_bays():
     union = sample("Union (3067).blk")
     assert union["unit_type"] == "dropship"
+    # The file's four arcs become the six facings: each side's armour on its fore and aft facing.
     assert [(f["name"], f["armor"]) for f in union["facings"]] == [
-        ("Nose", 130), ("Left Side", 110), ("Right Side", 110), ("Aft", 80)
+        ("Nose", 130), ("Fore-left", 110), ("Fore-right", 110), ("Aft-left", 110), ("Aft-right", 110), ("Aft", 80)
     ]  # fmt: skip
     ppc = by_name(union["weapons"], "PPC")
     assert (ppc["bay"], ppc["count"]) == ("Nose bay 1", 2)
-    left = [w for w in union["weapons"] if w["location"] == "Left Side"]
+    left = [w for w in union["weapons"] if w["location"] == "Fore-left"]
     assert [(w["name"], w["bay"], w["count"]) for w in left] == [
-        ("Large Laser", "Left Side bay 1", 2), ("Medium Laser", "Left Side bay 2", 2)
+        ("Large Laser", "Fore-left bay 1", 2), ("Medium Laser", "Fore-left bay 2", 2)
     ]  # fmt: skip
     assert all(w["rear"] for w in union["weapons"] if w["location"] == "Aft")
     assert by_name(union["equipment"], "IS Ammo LRM-20")["shots"] == 18
     assert [b["type"] for b in union["bays"]] == ["Mech", "Fighter", "Cargo"]
     assert union["crew"] == {"crew": 14, "officers": 2, "gunners": 6, "passengers": 28, "marines": 0}
     assert union["source"]["extra"]["transporters"] == ["2ndclassquarters:0.0:0"]
+    assert union["bays"][0] == {"type": "Mech", "capacity": 12, "doors": 3}
 
 
 def test_a_jumpship_has_six_facings_a_kf_drive_and_collars():
@@ -205,7 +202,7 @@ def test_a_warship_has_broadsides_thrust_and_a_kf_drive():
     assert potemkin["movement"] == {"safe_thrust": 2, "max_thrust": 3}
     assert potemkin["docking_collars"] == 25
     assert potemkin["kf_drive"]["lf_battery"] is False
-    broadside = [w for w in potemkin["weapons"] if w["location"] == "Left broadside"]
+    broadside = [w for w in potemkin["weapons"] if w["location"] == "Left Broadside"]
     assert [(w["name"], w["count"]) for w in broadside] == [("Naval Autocannon/35", 2)]
     nose = [(w["name"], w["bay"], w["count"]) for w in potemkin["weapons"] if w["location"] == "Nose"]
     assert nose == [("Naval Autocannon/25", "Nose bay 1", 2), ("Naval Laser 45", "Nose bay 2", 1)]
@@ -263,3 +260,19 @@ def test_windows_line_ends_and_latin_1_text_are_read():
     assert ["role", "Brawler — côté"] in doc["source"]["extra"]["entries"]
     doc = read_unit_text(text.encode("latin-1", errors="replace"), name="v.mtf")
     assert doc["chassis"] == "Victor"
+
+
+@pytest.mark.parametrize("path", ALL_SAMPLES, ids=lambda p: p.stem)
+def test_what_is_read_is_a_sheet_in_its_canonical_shape(path):
+    doc = read_unit_text(path.read_bytes(), name=path.name)
+    assert normalise(doc) == doc
+
+
+def test_a_long_description_that_would_overflow_the_sheet_is_left_out():
+    text = (
+        (SAMPLES / "Victor VTR-9K.mtf")
+        .read_text()
+        .replace("role:Brawler", "role:Brawler\noverview:" + "A" * 5000)
+    )
+    doc = read_unit_text(text, name="v.mtf")
+    assert [key for key, _value in doc["source"]["extra"]["entries"]] == ["source", "role", "myomer"]
