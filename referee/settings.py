@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "referee.logistics",
     "referee.telemissiles",
     "referee.sheets",
+    "referee.imports",
     "rules",
 ]
 

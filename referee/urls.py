@@ -16,4 +16,5 @@ urlpatterns = [
     path("", include("referee.logistics.urls")),
     path("", include("referee.terrain.urls")),
     path("", include("referee.boobytraps.urls")),
+    path("", include("referee.imports.urls")),
 ]

@@ -312,4 +312,7 @@ class Kind:
             "target": f"#{self.slug}-panel",
             "back": back,
             "crumbs": [(campaign.name, back)],
+            "import_url": reverse("imports:import", args=[code])
+            if obj is None and self.slug in ("ships", "units")
+            else "",
         }

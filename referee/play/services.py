@@ -272,6 +272,8 @@ def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
 
     if entry.procedure in members.PROCEDURES:
         return members.reverse(campaign=campaign, entry=entry, actor=actor)
+    if entry.procedure == RECORDS_IMPORT:
+        return _import_reverse(campaign, entry, actor)
     recorder = ChangeRecorder()
     objects: dict[tuple[str, str], Any] = {}  # one instance per record, however many fields changed
     for change in entry.effects:
@@ -313,6 +315,10 @@ def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
 # -- Hand edits: every record the GM creates, edits or deletes is on the record -----------
 
 RECORD_CREATE, RECORD_EDIT, RECORD_DELETE = "record.create", "record.edit", "record.delete"
+# Many records created in one go (unit files imported): the entry lists their codes by record
+# type in ``inputs["@created"]`` (a full snapshot of a thousand sheets would not fit one entry),
+# and its one change says how many were created; undo deletes them.
+RECORDS_IMPORT = "records.import"
 _NOT_RECORDED = {"id", "campaign", "code", "updated_at", "created_at"}
 
 
@@ -564,6 +570,49 @@ def _record_reverse(campaign: Campaign, entry: LogEntry, actor) -> LogEntry:
         actor=actor,
         effects=sorted(changes, key=lambda c: c["field"]),
         visibility=Visibility.EVERYONE if visible and not entry.secret else Visibility.GM,
+        reversal_of=entry,
+    )
+
+
+def _import_reverse(campaign: Campaign, entry: LogEntry, actor) -> LogEntry:
+    """Undo an import: every record it created goes, unless one was changed or deleted since."""
+    created: dict[str, list[str]] = entry.inputs.get("@created", {})
+    codes = {code for group in created.values() for code in group}
+    later = LogEntry.objects.filter(
+        campaign=campaign, seq__gt=entry.seq, reversal_of__isnull=True, reversed_by__isnull=True
+    ).order_by("seq")
+    for other in later.only("seq", "title", "effects", "inputs").iterator():
+        touched = {c.get("code") for c in other.effects or [] if isinstance(c, dict)}
+        touched.add(((other.inputs or {}).get("@record") or {}).get("code"))
+        if touched & codes:
+            raise PlayError(
+                f"Cannot undo #{entry.seq}: #{other.seq} ({other.title}) changed what it imported since. "
+                f"Undo #{other.seq} first."
+            )
+    doomed = []
+    for target, group in created.items():
+        model = _model_for(target)
+        found = list(model.objects.select_for_update().filter(campaign=campaign, code__in=group))
+        if len(found) != len(group):
+            raise PlayError(f"Cannot undo #{entry.seq}: some of the records it imported no longer exist.")
+        doomed.append((model, found))
+    try:
+        with transaction.atomic():
+            for model, found in doomed:
+                model.objects.filter(pk__in=[obj.pk for obj in found]).delete()
+    except (models.ProtectedError, models.RestrictedError):
+        raise PlayError(f"Cannot undo #{entry.seq}: other records now point at what it imported.") from None
+    count = len(codes)
+    return log_append(
+        campaign=campaign,
+        procedure="log.undo",
+        title=f"Undo: {entry.title}",
+        summary=f"Undone: the {count} record{'s' if count != 1 else ''} it imported {'are' if count != 1 else 'is'} gone again.",
+        actor=actor,
+        effects=[
+            {**change, "before": change["after"], "after": change["before"]} for change in entry.effects
+        ],
+        visibility=entry.visibility,
         reversal_of=entry,
     )
 

@@ -1,0 +1,58 @@
+"""The import form: files (or a zip) to upload, or a unit file's text pasted in."""
+
+from __future__ import annotations
+
+from django import forms
+
+from referee.unitfiles.files import MAX_ZIP_BYTES
+from referee.unitfiles.text import MAX_FILE_BYTES
+
+MAX_UPLOADS = 50
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".mtf,.blk,.zip"}))
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None) -> list:
+        items = data if isinstance(data, list | tuple) else ([data] if data else [])
+        if len(items) > MAX_UPLOADS:
+            raise forms.ValidationError(f"Choose at most {MAX_UPLOADS} files at once (or put them in a zip).")
+        cleaned = [super(MultipleFileField, self).clean(item, initial) for item in items]
+        for item in cleaned:
+            if item.size > MAX_ZIP_BYTES:
+                raise forms.ValidationError(
+                    f"{item.name[:80]} is {item.size // (1024 * 1024)} MB; a file or zip may be at most "
+                    f"{MAX_ZIP_BYTES // (1024 * 1024)} MB."
+                )
+        return cleaned
+
+
+class UnitFileImportForm(forms.Form):
+    files = MultipleFileField(
+        label="Unit files",
+        required=False,
+        help_text="MegaMek .mtf ('Mechs) or .blk files (everything else), or a zip of many.",
+    )
+    text = forms.CharField(
+        label="Or paste a unit file",
+        required=False,
+        max_length=MAX_FILE_BYTES,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+    )
+    as_designs = forms.BooleanField(
+        label="Keep them as designs, to start new records from, instead of creating records",
+        required=False,
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if not self.errors and not data.get("files") and not (data.get("text") or "").strip():
+            raise forms.ValidationError("Choose a unit file or a zip, or paste a unit file's text.")
+        return data

@@ -1,0 +1,164 @@
+"""Unit files into a campaign: records (or designs) with their full sheets, as one logged, undoable entry."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from referee.campaigns.models import Campaign
+from referee.fleet.models import Ship, ShipKind, Unit, UnitKind
+from referee.play.models import LogEntry, Visibility
+from referee.play.services import RECORDS_IMPORT, PlayError, log_append
+from referee.sheets import document
+from referee.sheets.models import Design
+from referee.unitfiles import ReadUnit
+
+UNIT_KINDS = {
+    "mech": UnitKind.BATTLEMECH,
+    "vehicle": UnitKind.VEHICLE,
+    "battle_armor": UnitKind.BATTLE_ARMOR,
+    "infantry": UnitKind.INFANTRY,
+}
+SHIP_KINDS = {
+    "aerospace_fighter": ShipKind.FIGHTER_SQUADRON,  # a squadron of one
+    "small_craft": ShipKind.SMALL_CRAFT,
+    "dropship": ShipKind.DROPSHIP,
+    "jumpship": ShipKind.JUMPSHIP,
+    "warship": ShipKind.WARSHIP,
+    "space_station": ShipKind.STATION,
+}
+LISTED_IN_SUMMARY = 30
+# One entry lists every record it created (for undo); a thousand fit well inside an entry's limit.
+MAX_IMPORT = 1_000
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    name: str
+    what: str  # "BattleMech", "DropShip design"...
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    entry: LogEntry
+    created: list[Created]
+
+
+def record_for(campaign: Campaign, doc: dict) -> Unit | Ship:
+    """An unsaved record carrying the sheet, its summary fields in step with it."""
+    name = document.display_name(doc)[:120] or "Unnamed unit"
+    unit_type = doc["unit_type"]
+    if unit_type in UNIT_KINDS:
+        return Unit(
+            campaign=campaign,
+            name=name,
+            kind=UNIT_KINDS[unit_type],
+            sheet=doc,
+            **document.record_fields(doc, "unit"),
+        )
+    ship = Ship(
+        campaign=campaign,
+        name=name,
+        class_name=doc.get("chassis", "")[:80],
+        kind=SHIP_KINDS[unit_type],
+        military=unit_type == "warship",
+        sheet=doc,
+        **document.record_fields(doc, "ship"),
+    )
+    if unit_type == "aerospace_fighter":
+        ship.fighters = 1
+    return ship
+
+
+def _free_name(name: str, taken: set[str]) -> str:
+    candidate, number = name, 1
+    while candidate in taken:
+        number += 1
+        suffix = f" ({number})"
+        candidate = name[: 120 - len(suffix)] + suffix
+    taken.add(candidate)
+    return candidate
+
+
+@transaction.atomic
+def unit_files_import(
+    *, campaign: Campaign, units: Sequence[ReadUnit], actor, as_designs: bool = False, skipped: int = 0
+) -> Imported:
+    """Create a record (or a design) for each unit read, in one transaction and one log entry.
+
+    The entry is GM-only: imported records start unshared. ``skipped`` (files that could not be
+    read) is only told in the entry's summary."""
+    if not units:
+        raise PlayError("There is nothing to import.")
+    if len(units) > MAX_IMPORT:
+        raise PlayError(
+            f"That is {len(units):,} units; one import takes at most {MAX_IMPORT:,}. Split them over several zips."
+        )
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    created: list[Created] = []
+    by_model: dict[type, list] = {}
+    taken = (
+        set(Design.objects.filter(campaign=campaign).values_list("name", flat=True)) if as_designs else set()
+    )
+    for unit in units:
+        doc = unit.doc
+        label = document.UNIT_TYPES[doc["unit_type"]]
+        if as_designs:
+            name = _free_name(document.display_name(doc)[:120] or "Unnamed design", taken)
+            obj = Design(campaign=campaign, name=name, unit_type=doc["unit_type"], document=doc)
+            label = f"{label} design"
+        else:
+            obj = record_for(campaign, doc)
+        try:
+            obj.clean_fields(exclude=["campaign"])
+            obj.clean()
+        except ValidationError as error:
+            raise PlayError(f"{unit.source}: {'; '.join(error.messages)}") from None
+        by_model.setdefault(type(obj), []).append(obj)
+        created.append(Created(obj.name, label, unit.source))
+    try:
+        with transaction.atomic():
+            for model, objs in by_model.items():
+                model.objects.bulk_create(objs)
+    except IntegrityError as error:
+        raise PlayError(f"The import was refused by the database: {str(error).splitlines()[0]}") from None
+    effects = [
+        {
+            "target": model._meta.model_name,
+            "code": "",
+            "name": str(model._meta.verbose_name_plural).capitalize(),
+            "field": "imported",
+            "label": "imported from unit files",
+            "before": 0,
+            "after": len(objs),
+        }
+        for model, objs in by_model.items()
+    ]
+    count = len(created)
+    noun = "design" if as_designs else "record"
+    title = f"The GM imported {count} {noun}{'s' if count != 1 else ''} from unit files"
+    names = ", ".join(f"{c.name} ({c.what})" for c in created[:LISTED_IN_SUMMARY])
+    if count > LISTED_IN_SUMMARY:
+        names += f" and {count - LISTED_IN_SUMMARY:,} more"
+    summary = f"{title}: {names}."
+    if skipped:
+        summary += f" {skipped:,} file{'s were' if skipped != 1 else ' was'} skipped."
+    entry = log_append(
+        campaign=campaign,
+        procedure=RECORDS_IMPORT,
+        title=title,
+        summary=summary,
+        actor=actor,
+        inputs={
+            "@created": {
+                model._meta.model_name: [str(obj.code) for obj in objs] for model, objs in by_model.items()
+            }
+        },
+        effects=effects,
+        visibility=Visibility.GM,
+    )
+    return Imported(entry, created)

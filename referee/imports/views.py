@@ -1,0 +1,91 @@
+"""The GM's unit-file pages: import files, a zip or pasted text; download a record as its unit file."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+
+from referee import htmx
+from referee.campaigns.access import gm_view
+from referee.campaigns.models import Campaign
+from referee.fleet.models import Ship, Unit
+from referee.play.services import PlayError
+from referee.unitfiles import Batch, UnitFileError, read_pasted, read_uploads, write_unit_text
+
+from . import services
+from .forms import UnitFileImportForm
+
+TEMPLATE = "imports/import.html"
+EXPORTABLE = {"ships": Ship, "units": Unit}
+
+
+def _context(campaign: Campaign, form, **more) -> dict:
+    back = reverse("campaigns:detail", args=[campaign.code])
+    return {
+        "campaign": campaign,
+        "form": form,
+        "action": reverse("imports:import", args=[campaign.code]),
+        "back": back,
+        "crumbs": [(campaign.name, back)],
+        "title": "Import unit files",
+        **more,
+    }
+
+
+def _read(form: UnitFileImportForm) -> Batch:
+    batch = read_uploads((f.name, f.read()) for f in form.cleaned_data["files"])
+    text = form.cleaned_data.get("text") or ""
+    if text.strip():
+        pasted = read_pasted(text)
+        batch.units.extend(pasted.units)
+        batch.failed.extend(pasted.failed)
+    return batch
+
+
+@gm_view("GET", "POST")
+def unit_files_import(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
+    """Upload or paste; what could be read becomes records (or designs) in one logged entry,
+    what could not is listed with its reason. Nothing readable: 422, nothing created."""
+    if request.method != "POST":
+        return htmx.page(request, TEMPLATE, _context(campaign, UnitFileImportForm()), partial="form")
+    form = UnitFileImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return htmx.page(request, TEMPLATE, _context(campaign, form), partial="form", status=htmx.INVALID)
+    batch = _read(form)
+    problems = [str(error) for error in batch.failed] + [f"{s.source}: {s.reason}" for s in batch.skipped]
+    if not batch.units:
+        context = _context(campaign, form, problems=problems, nothing_read=True)
+        return htmx.page(request, TEMPLATE, context, partial="form", status=htmx.INVALID)
+    try:
+        imported = services.unit_files_import(
+            campaign=campaign,
+            units=batch.units,
+            actor=request.user,
+            as_designs=form.cleaned_data["as_designs"],
+            skipped=len(problems),
+        )
+    except PlayError as error:
+        context = _context(campaign, form, problems=[str(error), *problems], nothing_read=True)
+        return htmx.page(request, TEMPLATE, context, partial="form", status=htmx.INVALID)
+    context = _context(campaign, UnitFileImportForm(), imported=imported, problems=problems)
+    return htmx.campaign_changed(htmx.page(request, TEMPLATE, context, partial="form"))
+
+
+@gm_view("GET")
+def unit_file_export(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
+    """A record's sheet as a MegaMek unit file (.mtf for a 'Mech, .blk for the rest), to download."""
+    model = EXPORTABLE.get(kind)
+    if model is None:
+        raise Http404("No such kind of record")
+    obj = get_object_or_404(model.objects.in_campaign(campaign), code=obj_code)
+    if not obj.sheet:
+        raise Http404("This record has no record sheet to export.")
+    try:
+        filename, text = write_unit_text(obj.sheet)
+    except (UnitFileError, KeyError, TypeError, ValueError):
+        raise Http404("This record's sheet cannot be written as a unit file.") from None
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
