@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 
 from referee.fleet.models import Character, Marker, Ship
 
+from .. import sharing
 from ..families import EffectRule, EndPhaseStep, Family
 from . import Binding, BindingList, Context, Precondition, Role
 
@@ -130,11 +131,37 @@ NEUTRINO = BINDINGS.add(
 )
 
 
+AU_M = 149_597_870_700
+
+
+def _craft_near(ship: Ship) -> list[Ship]:
+    """The other craft placed in the transmitting ship's star system (its K-F field and
+    the HPG's blinding reach only craft there)."""
+    if ship.star_system_id is None:
+        return []
+    others = Ship.objects.in_campaign(ship.campaign).filter(star_system=ship.star_system_id)
+    return [o for o in others.exclude(pk=ship.pk).order_by("name", "pk") if ship.distance_au(o) is not None]
+
+
+def _hpg_prefill(ctx: Context) -> dict:
+    ship = ctx.objects.get("ship")
+    if ship is None or ship.star_system_id is None:
+        return {}
+    return {
+        "craft": [
+            {"id": str(o), "distance_m": round(ship.distance_au(o) * AU_M, 1)} for o in _craft_near(ship)
+        ]
+    }
+
+
 BINDINGS.add(
     Binding(
         "hpg.transmit",
         roles=(Role("ship", Ship, "Transmitting ship", targets=("ship",)),),
         label="HPG transmission",
+        prefill=_hpg_prefill,
+        # The entry names the craft near the transmitter: GM-only when players cannot see one.
+        secret=lambda ctx: "ship" in ctx.objects and bool(sharing.unshared(_craft_near(ctx.objects["ship"]))),
     )
 )
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from referee.fleet.models import Ship, StarSystem
+from referee.fleet.models import FACINGS, Ship, StarSystem
 
+from .. import sharing
 from ..families import Family
 from . import Binding, BindingList, Context, Extra, NextStep, Precondition, Role, subject
 
@@ -123,9 +124,53 @@ def _ship_integrity(ctx: Context) -> dict:
     return {"kf_integrity": ship.kf_integrity} if ship else {}
 
 
-for procedure_id, label in (
-    ("jump.nonstandard_plot", "Non-standard jump plot"),
-    ("jump.field_interference", "Objects in the K-F field"),
+AU_M = 149_597_870_700
+
+
+def _carried(ship: Ship) -> list[Ship]:
+    """The DropShips docked on ``ship`` (their ``docked_on``), which jump and arrive with it."""
+    return list(ship.docked.order_by("name", "pk"))
+
+
+def _arrival_prefill(ctx: Context) -> dict:
+    """The JumpShip, then each DropShip docked on it, every facing of each: the craft a
+    non-standard arrival damages, by name."""
+    ship = ctx.objects.get("ship")
+    if ship is None:
+        return {}
+    ships = [{"id": str(craft), "facings": list(FACINGS)} for craft in [ship, *_carried(ship)]]
+    return {**_ship_integrity(ctx), "ships": ships}
+
+
+def _carries_unshared(ctx: Context) -> bool:
+    """The entry names the carried DropShips: GM-only when players cannot see one."""
+    ship = ctx.objects.get("ship")
+    return ship is not None and bool(sharing.unshared(_carried(ship)))
+
+
+def _jumpships_near(ship: Ship) -> list[float]:
+    """Distances (m) to the other JumpShips and WarShips placed in the ship's star system."""
+    others = Ship.objects.in_campaign(ship.campaign).filter(
+        star_system=ship.star_system_id, kind__in=JUMP_CAPABLE
+    )
+    distances = []
+    for other in others.exclude(pk=ship.pk).order_by("name", "pk"):
+        au = ship.distance_au(other)
+        if au is not None:
+            distances.append(round(au * AU_M, 1))
+    return distances
+
+
+def _interference_prefill(ctx: Context) -> dict:
+    ship = ctx.objects.get("ship")
+    if ship is None or ship.star_system_id is None:
+        return {}
+    return {"jumpship_distances_m": _jumpships_near(ship)}
+
+
+for procedure_id, label, prefill in (
+    ("jump.nonstandard_plot", "Non-standard jump plot", None),
+    ("jump.field_interference", "Objects in the K-F field", _interference_prefill),
 ):
     BINDINGS.add(
         Binding(
@@ -133,15 +178,18 @@ for procedure_id, label in (
             roles=(Role("ship", Ship, "Jumping ship", targets=("ship",), kinds=JUMP_CAPABLE),),
             label=label,
             preconditions=(CHARGED, INTACT),  # made at the moment of the jump
+            prefill=prefill,
         )
     )
+
 
 BINDINGS.add(
     Binding(
         "jump.nonstandard_arrival",
         roles=(Role("ship", Ship, "Arriving ship", targets=("ship",), kinds=JUMP_CAPABLE),),
         label="Non-standard arrival",
-        prefill=_ship_integrity,
+        prefill=_arrival_prefill,
+        secret=_carries_unshared,
     )
 )
 

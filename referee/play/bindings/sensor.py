@@ -82,9 +82,13 @@ def _next_detector(entry, campaign) -> NextStep | None:
     detector, target = subject(entry, "detector"), subject(entry, "target")
     if detector is None or target is None:
         return None
-    ships = list(
-        DETECTOR.choices(campaign).exclude(code=target).order_by("name", "id").values_list("code", flat=True)
+    candidates = DETECTOR.choices(campaign).exclude(code=target)
+    system = (
+        Ship.objects.in_campaign(campaign).filter(code=target).values_list("star_system", flat=True).first()
     )
+    if system is not None:  # only ships in the arrival's star system can see it
+        candidates = candidates.filter(star_system=system)
+    ships = list(candidates.order_by("name", "id").values_list("code", flat=True))
     codes = [str(code) for code in ships]
     if detector not in codes or len(codes) < 2:
         return None
