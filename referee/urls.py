@@ -17,4 +17,5 @@ urlpatterns = [
     path("", include("referee.terrain.urls")),
     path("", include("referee.boobytraps.urls")),
     path("", include("referee.imports.urls")),
+    path("", include("referee.sheets.urls")),
 ]

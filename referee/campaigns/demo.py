@@ -9,6 +9,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from referee.fleet.models import Character, Ship, StarSystem, Unit
+from referee.sheets import classes, document
+from referee.sheets.models import Design
 
 from .models import Campaign, Membership, Role
 
@@ -22,6 +24,16 @@ def _armor(**values: int) -> dict:
         fields[f"armor_{facing}"] = value
         fields[f"armor_{facing}_max"] = value
     return fields
+
+
+def _sheet(record, doc: dict):
+    """The record carries its class's sheet, its summary fields in step with it."""
+    record.sheet = doc
+    kind = "unit" if isinstance(record, Unit) else "ship"
+    for field, value in document.record_fields(doc, kind).items():
+        setattr(record, field, value)
+    record.save()
+    return record
 
 
 def _user(username: str, password: str):
@@ -58,127 +70,150 @@ def demo_campaign_load() -> tuple[Campaign, bool]:
         campaign=campaign, name="Unnamed system EC-4471", spectral_class="K4V", notes="Survey target."
     )
 
-    waterloo = Ship.objects.create(
-        campaign=campaign,
-        name="Waterloo",
-        class_name="Invader",
-        kind="jumpship",
-        mass_t=152000,
-        crew=24,
-        kf_integrity=4,
-        kf_integrity_max=4,
-        drive_charged=True,
-        helium_tank_boxes=4,
-        helium_tank_boxes_max=4,
-        dropship_capacity=3,
-        **_armor(nose=9, fore_left=8, fore_right=8, aft_left=7, aft_right=7, aft=6),
-        radar_crit_boxes=2,
-        heat_sinks=119,
-        star_system=terra,
-        position="zenith jump point",
-        x_au=0,
-        y_au=0,
-        shared=True,
-        owner=player,
+    waterloo = _sheet(
+        Ship.objects.create(
+            campaign=campaign,
+            name="Waterloo",
+            class_name="Invader",
+            kind="jumpship",
+            mass_t=152000,
+            crew=24,
+            kf_integrity=4,
+            kf_integrity_max=4,
+            drive_charged=True,
+            helium_tank_boxes=4,
+            helium_tank_boxes_max=4,
+            dropship_capacity=3,
+            **_armor(nose=9, fore_left=8, fore_right=8, aft_left=7, aft_right=7, aft=6),
+            radar_crit_boxes=2,
+            heat_sinks=119,
+            star_system=terra,
+            position="zenith jump point",
+            x_au=0,
+            y_au=0,
+            shared=True,
+            owner=player,
+        ),
+        classes.invader(),
     )
-    Ship.objects.create(
-        campaign=campaign,
-        name="John Wayne",
-        class_name="Union",
-        kind="dropship",
-        mass_t=3500,
-        crew=14,
-        passengers=28,
-        **_armor(nose=13, fore_left=11, fore_right=11, aft_left=10, aft_right=10, aft=8),
-        heat_sinks=90,
-        fuel_points=80,
-        star_system=terra,
-        position="3 AU from the zenith jump point",
-        x_au=3,
-        y_au=0,
-        shared=True,
-        owner=player,
+    _sheet(
+        Ship.objects.create(
+            campaign=campaign,
+            name="John Wayne",
+            class_name="Union",
+            kind="dropship",
+            mass_t=3500,
+            crew=14,
+            passengers=28,
+            **_armor(nose=13, fore_left=11, fore_right=11, aft_left=10, aft_right=10, aft=8),
+            heat_sinks=90,
+            fuel_points=80,
+            star_system=terra,
+            position="3 AU from the zenith jump point",
+            x_au=3,
+            y_au=0,
+            shared=True,
+            owner=player,
+        ),
+        classes.union(),
     )
-    Ship.objects.create(
-        campaign=campaign,
-        name="Valley Forge",
-        class_name="Potemkin",
-        kind="warship",
-        military=True,
-        mass_t=1100000,
-        crew=480,
-        kf_integrity=5,
-        kf_integrity_max=5,
-        drive_charged=True,
-        helium_tank_boxes=6,
-        helium_tank_boxes_max=6,
-        dropship_capacity=25,
-        **_armor(nose=42, fore_left=38, fore_right=38, aft_left=34, aft_right=34, aft=30),
-        radar_crit_boxes=3,
-        heat_sinks=2596,
-        star_system=terra,
-        position="nadir jump point",
+    _sheet(
+        Ship.objects.create(
+            campaign=campaign,
+            name="Valley Forge",
+            class_name="Potemkin",
+            kind="warship",
+            military=True,
+            mass_t=1100000,
+            crew=480,
+            kf_integrity=5,
+            kf_integrity_max=5,
+            drive_charged=True,
+            helium_tank_boxes=6,
+            helium_tank_boxes_max=6,
+            dropship_capacity=25,
+            **_armor(nose=42, fore_left=38, fore_right=38, aft_left=34, aft_right=34, aft=30),
+            radar_crit_boxes=3,
+            heat_sinks=2596,
+            star_system=terra,
+            position="nadir jump point",
+        ),
+        classes.potemkin(),
     )
-    Ship.objects.create(
-        campaign=campaign,
-        name="Garibaldi",
-        class_name="Scout",
-        kind="jumpship",
-        mass_t=60000,
-        crew=10,
-        kf_integrity=3,
-        kf_integrity_max=3,
-        helium_tank_boxes=2,
-        helium_tank_boxes_max=2,
-        dropship_capacity=1,
-        **_armor(nose=4, fore_left=3, fore_right=3, aft_left=3, aft_right=3, aft=2),
-        radar_crit_boxes=1,
-        star_system=terra,
-        position="zenith jump point",
-        shared=True,
+    _sheet(
+        Ship.objects.create(
+            campaign=campaign,
+            name="Garibaldi",
+            class_name="Scout",
+            kind="jumpship",
+            mass_t=60000,
+            crew=10,
+            kf_integrity=3,
+            kf_integrity_max=3,
+            helium_tank_boxes=2,
+            helium_tank_boxes_max=2,
+            dropship_capacity=1,
+            **_armor(nose=4, fore_left=3, fore_right=3, aft_left=3, aft_right=3, aft=2),
+            radar_crit_boxes=1,
+            star_system=terra,
+            position="zenith jump point",
+            shared=True,
+        ),
+        classes.scout(),
     )
-    lightning = Ship.objects.create(
-        campaign=campaign,
-        name="Lightning squadron",
-        class_name="Lightning",
-        kind="fighter_squadron",
-        military=True,
-        mass_t=300,
-        crew=6,
-        fighters=6,
-        heat_sinks=12,
-        **_armor(nose=6, fore_left=5, fore_right=5, aft=4),
-        fuel_points=20,
-        velocity=4,
-        heading="nose",
-        star_system=terra,
-        position="escorting the Waterloo",
-        shared=True,
-        owner=player,
+    lightning = _sheet(
+        Ship.objects.create(
+            campaign=campaign,
+            name="Lightning squadron",
+            class_name="Lightning",
+            kind="fighter_squadron",
+            military=True,
+            mass_t=300,
+            crew=6,
+            fighters=6,
+            heat_sinks=12,
+            **_armor(nose=6, fore_left=5, fore_right=5, aft=4),
+            fuel_points=20,
+            velocity=4,
+            heading="nose",
+            star_system=terra,
+            position="escorting the Waterloo",
+            shared=True,
+            owner=player,
+        ),
+        classes.lightning(),
     )
-    victor = Unit.objects.create(
-        campaign=campaign,
-        name="Victor VTR-9K",
-        kind="battlemech",
-        tonnage=80,
-        armor_factor=200,
-        jump_mp=4,
-        piloting=5,
-        gunnery=4,
-        shared=True,
-        owner=player,
+    victor = _sheet(
+        Unit.objects.create(
+            campaign=campaign,
+            name="Victor VTR-9K",
+            kind="battlemech",
+            tonnage=80,
+            armor_factor=200,
+            jump_mp=4,
+            piloting=5,
+            gunnery=4,
+            shared=True,
+            owner=player,
+        ),
+        classes.victor_vtr_9k(),
     )
-    Unit.objects.create(
-        campaign=campaign,
-        name="Elemental point Alpha",
-        kind="battle_armor",
-        tonnage=5,
-        armor_factor=10,
-        jump_mp=3,
-        piloting=5,
-        gunnery=3,
-        shared=True,
+    _sheet(
+        Unit.objects.create(
+            campaign=campaign,
+            name="Elemental point Alpha",
+            kind="battle_armor",
+            tonnage=5,
+            armor_factor=10,
+            jump_mp=3,
+            piloting=5,
+            gunnery=3,
+            shared=True,
+        ),
+        classes.elemental_point(),
     )
+    for name, sheet in classes.SEED_CLASSES.items():
+        Design.objects.create(campaign=campaign, name=name, unit_type=sheet()["unit_type"], document=sheet())
     Character.objects.bulk_create(
         [
             Character(

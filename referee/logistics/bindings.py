@@ -273,7 +273,12 @@ def _refit_flag(attr: str):
     """An engine that explodes, or a third hit, ends the unit: its refit keeps the fact."""
 
     def rule(obj, effect, ctx):
-        return [(refit_for(obj), attr, True)] if effect["value"] is True else []
+        if effect["value"] is not True:
+            return []
+        changes = [(refit_for(obj), attr, True)]
+        if attr == "destroyed" and obj.sheet and not obj.sheet.get("destroyed"):
+            changes.append(("sheet", {**obj.sheet, "destroyed": True}))  # the record sheet says so too
+        return changes
 
     return rule
 

@@ -60,6 +60,11 @@ def moment(attr: str) -> Apply:
     return rule
 
 
+class NotApplied(Exception):
+    """Raised by an effect rule that takes an effect but cannot apply it to this record;
+    its message says why in the GM's words, and the effect stays pending with it."""
+
+
 def to_json(obj: models.Model, attr: str) -> Any:
     """A model field's value as it is recorded in the log."""
     field = obj._meta.get_field(attr)
@@ -145,7 +150,11 @@ def apply_effects(
     for effect in effects:
         obj = targets.get(effect["target"])
         rule = families.effect_rule(effect["target"], effect["field"], procedure) if obj is not None else None
-        updates = rule(obj, effect, ctx) if rule else []
+        try:
+            updates = rule(obj, effect, ctx) if rule else []
+        except NotApplied as why:
+            pending.append({**effect, "why": str(why)})
+            continue
         if not updates:
             pending.append(effect)
             continue

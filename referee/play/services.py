@@ -299,7 +299,9 @@ def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
     if any(c["target"] == "campaign" for c in entry.effects):
         campaign.refresh_from_db()
     changes = _save(recorder)
-    restored = ", ".join(f"{c['name']} {c['label']} {c['before']} -> {c['after']}" for c in changes)
+    restored = ", ".join(
+        f"{c['name']} {c['label']} {_plain(c['before'])} -> {_plain(c['after'])}" for c in changes
+    )
     return log_append(
         campaign=_lock(campaign),
         procedure="log.undo",
@@ -371,6 +373,8 @@ def _record_entry(
 
 
 def _plain(value) -> str:
+    if isinstance(value, (dict, list)):  # a record sheet, a list: the entry keeps it whole
+        return "—" if not value else "as recorded"
     return "—" if value in (None, "") else str(value)
 
 

@@ -219,10 +219,13 @@ def pending(effect: dict, namer: Namer | None = None) -> str:
     target, what = humanise(effect.get("target", "")), humanise(effect.get("field", ""), capital=False)
     value, op = words(effect.get("value"), namer), effect.get("op")
     if op == "add":
-        return f"{target}: add {value} to {what}"
-    if op == "set":
-        return f"{target}: set {what} to {value}"
-    return f"{target}: {what} {humanise(str(op), capital=False)} {value}"
+        text = f"{target}: add {value} to {what}"
+    elif op == "set":
+        text = f"{target}: set {what} to {value}"
+    else:
+        text = f"{target}: {what} {humanise(str(op), capital=False)} {value}"
+    why = effect.get("why")
+    return f"{text} ({why})" if why else text
 
 
 def dice_order(text: str) -> list[str]:

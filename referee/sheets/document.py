@@ -855,6 +855,10 @@ def record_fields(doc: dict, record: str) -> dict[str, Any]:
     if record == "unit":
         fields["tonnage"] = int(doc.get("tonnage", 0))
         fields["armor_factor"] = armour_total(doc)
+        if doc["unit_type"] == "battle_armor":  # the campaign counts battle armour per trooper
+            fields["armor_factor"] = max(
+                (t["armor"] for t in doc.get("troopers", []) if t["alive"]), default=0
+            )
         fields["jump_mp"] = movement.get("jump", 0)
         fields["heat"] = doc.get("heat", 0)
         if doc.get("criticals"):
@@ -868,7 +872,7 @@ def record_fields(doc: dict, record: str) -> dict[str, Any]:
     faces = {f["name"]: f for f in doc.get("facings", [])}
     if not faces and doc["unit_type"] in WINGED:
         locs = {loc["name"]: loc for loc in doc.get("locations", [])}
-        wings = {"Left Wing": ("Fore-left", "Aft-left"), "Right Wing": ("Fore-right", "Aft-right")}
+        wings = {"Left Wing": ("Fore-left",), "Right Wing": ("Fore-right",)}
         for name, loc in locs.items():
             for facing in wings.get(name, (name,)):
                 faces[facing] = loc
@@ -893,3 +897,124 @@ def record_fields(doc: dict, record: str) -> dict[str, Any]:
     if doc["unit_type"] == "aerospace_fighter":
         fields["heat"] = doc.get("heat", 0)
     return fields
+
+
+# -- The record's own fields laid over the sheet ------------------------------------------
+
+WING_FACINGS = {"Nose": "nose", "Left Wing": "fore_left", "Right Wing": "fore_right", "Aft": "aft"}
+
+
+def overlay(doc: dict, values: dict[str, Any]) -> dict:
+    """The sheet with the record's summary fields laid over it (a copy).
+
+    Procedures that change a record's heat, facing armour or K-F integrity change the
+    record's field; the sheet shows those fields as the record holds them, and takes them
+    in whenever it is changed, so the two never disagree on a value they share."""
+    if not doc:
+        return doc
+    doc = copy.deepcopy(doc)
+    if "heat" in values and values["heat"] is not None:
+        doc["heat"] = max(0, min(999, int(values["heat"])))
+    pilot = doc.get("pilot")
+    if pilot is not None:
+        for key in ("gunnery", "piloting"):
+            if values.get(key) is not None:
+                pilot[key] = max(0, min(8, int(values[key])))
+    facings = dict(FACING_FIELDS)
+    if doc["unit_type"] in WINGED:
+        for loc in doc.get("locations", []):
+            _take(loc, values, WING_FACINGS.get(loc["name"]))
+    for face in doc.get("facings", []):
+        _take(face, values, facings.get(face["name"]))
+    kf = doc.get("kf_drive")
+    if kf is not None and values.get("kf_integrity") is not None:
+        kf["integrity"] = max(0, min(kf["integrity_max"], int(values["kf_integrity"])))
+    return doc
+
+
+def _take(part: dict, values: dict, key: str | None) -> None:
+    if key and values.get(f"armor_{key}") is not None:
+        part["armor"] = max(0, min(part["armor_max"], int(values[f"armor_{key}"])))
+
+
+SUMMARY_FIELDS = {
+    "unit": ("heat", "gunnery", "piloting"),
+    "ship": ("heat", "kf_integrity", *(f"armor_{f}" for f in FACING_FIELDS.values())),
+}
+
+
+def changes(before: dict, after: dict) -> list[str]:
+    """What a change of sheet did, one line a value, as a GM reads it."""
+    if not before and not after:
+        return []
+    if not before:
+        return [
+            f"record sheet of {display_name(after) or UNIT_TYPES.get(after.get('unit_type'), 'the unit')}"
+        ]
+    if not after:
+        return ["record sheet removed"]
+    lines: list[str] = []
+
+    def value(label: str, old, new) -> None:
+        if old != new:
+            lines.append(f"{label} {_shown(old)} → {_shown(new)}")
+
+    for key, label in (
+        ("armor", "armour"),
+        ("rear_armor", "rear armour"),
+        ("structure", "internal structure"),
+    ):
+        for old, new in _pairs(before.get("locations", []), after.get("locations", [])):
+            value(f"{new['name']} {label}", old.get(key), new.get(key))
+    for old, new in _pairs(before.get("locations", []), after.get("locations", [])):
+        if new.get("destroyed") and not old.get("destroyed"):
+            lines.append(f"{new['name']} destroyed")
+        elif old.get("destroyed") and not new.get("destroyed"):
+            lines.append(f"{new['name']} no longer destroyed")
+    for old, new in _pairs(before.get("facings", []), after.get("facings", [])):
+        value(f"{new['name']} armour", old.get("armor"), new.get("armor"))
+    value(
+        "Structural integrity",
+        _get(before, "structural_integrity", "value"),
+        _get(after, "structural_integrity", "value"),
+    )
+    value("K-F drive integrity", _get(before, "kf_drive", "integrity"), _get(after, "kf_drive", "integrity"))
+    value("Heat", before.get("heat"), after.get("heat"))
+    for key, label in (("hits", "Pilot hits"), ("gunnery", "Gunnery"), ("piloting", "Piloting")):
+        value(label, _get(before, "pilot", key), _get(after, "pilot", key))
+    value("Troopers", _get(before, "platoon", "troopers"), _get(after, "platoon", "troopers"))
+    for i, (old, new) in enumerate(
+        zip(before.get("troopers", []), after.get("troopers", []), strict=False), 1
+    ):
+        value(f"Trooper {i} armour", old.get("armor"), new.get("armor"))
+        if old.get("alive") != new.get("alive"):
+            lines.append(f"Trooper {i} {'killed' if not new.get('alive') else 'back in the fight'}")
+    for name, slots in after.get("criticals", {}).items():
+        old_slots = before.get("criticals", {}).get(name, [])
+        for i, slot in enumerate(slots):
+            was = old_slots[i]["hit"] if i < len(old_slots) else False
+            if slot["hit"] != was:
+                what = slot["name"] or "empty slot"
+                lines.append(f"{name} slot {i + 1} ({what}) {'hit' if slot['hit'] else 'repaired'}")
+    for old, new in zip(before.get("weapons", []), after.get("weapons", []), strict=False):
+        if old.get("destroyed") != new.get("destroyed") and old.get("name") == new.get("name"):
+            state = "destroyed" if new.get("destroyed") else "repaired"
+            lines.append(f"{new['name']} ({new['location'] or 'unit'}) {state}")
+    if after.get("destroyed") != before.get("destroyed"):
+        lines.append("Unit destroyed" if after.get("destroyed") else "Unit no longer destroyed")
+    if not lines and before != after:
+        lines.append("record sheet details changed")
+    return lines
+
+
+def _shown(value) -> str:
+    return "—" if value is None else str(value)
+
+
+def _get(doc: dict, part: str, key: str):
+    return (doc.get(part) or {}).get(key)
+
+
+def _pairs(old: list[dict], new: list[dict]):
+    by_name = {item["name"]: item for item in old}
+    return [(by_name.get(item["name"], {}), item) for item in new]

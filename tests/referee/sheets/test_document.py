@@ -228,7 +228,11 @@ def test_heat_pilot_hits_and_trooper_losses():
     point = document.normalise({"unit_type": "battle_armor", "troopers": [{"armor": 10}] * 5})
     point, notes = document.troopers_lost(point, 2)
     assert [t["alive"] for t in point["troopers"]] == [True, True, True, False, False]
-    assert document.record_fields(point, "unit")["armor_factor"] == 30
+    assert (
+        document.record_fields(point, "unit")["armor_factor"] == 10
+    )  # per trooper, as the campaign counts it
+    point, _ = document.troopers_lost(point, 3)
+    assert document.record_fields(point, "unit")["armor_factor"] == 0
 
 
 def test_record_fields_keep_the_ship_summary_in_step():

@@ -1,0 +1,339 @@
+"""Record sheets on records: damage from the procedures, the sheet page for each visitor,
+the GM's adjustments (bounds, undo) and designs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.urls import reverse
+
+from referee.fleet.models import Unit
+from referee.play import services
+from referee.play.models import LogEntry
+from referee.sheets import classes, document
+from referee.sheets.models import Design
+from tests.factories import ShipFactory, UnitFactory
+from tests.referee.conftest import htmx
+
+pytestmark = pytest.mark.django_db
+
+
+def victor(cast, shared=True) -> Unit:
+    doc = classes.victor_vtr_9k()
+    return UnitFactory(
+        campaign=cast.campaign,
+        name="Victor VTR-9K",
+        kind="battlemech",
+        tonnage=80,
+        armor_factor=200,
+        jump_mp=4,
+        shared=shared,
+        sheet=doc,
+    )
+
+
+def sheet_url(cast, record, kind="units", action=""):
+    name = "sheets:sheet" if not action else f"sheets:{action}"
+    return reverse(name, args=[cast.campaign.code, kind, record.code])
+
+
+def loc(record, name):
+    record.refresh_from_db()
+    return document.location(record.sheet, name)
+
+
+def board(cast, unit, dice, boxes=None, **inputs):
+    return services.procedure_resolve(
+        campaign=cast.campaign,
+        procedure_id="boarding.bs_to_bt_damage",
+        inputs={"boxes": boxes or len(dice) // 2, "unit_kind": "mech", **inputs},
+        dice=dice,
+        actor=cast.gm,
+        subjects={"unit": unit.code},
+    )
+
+
+class TestDamageLandsOnTheSheet:
+    def test_battlespace_boxes_land_on_the_rolled_locations_and_undo_restores_them(self, cast):
+        unit = victor(cast)
+        entry = board(cast, unit, [1, 2, 4, 4])  # 3: right arm; 8: left torso
+        assert loc(unit, "Right Arm")["armor"] == 8
+        assert loc(unit, "Left Torso")["armor"] == 13
+        unit.refresh_from_db()
+        assert unit.armor_factor == 180
+        assert entry.pending == []
+        sheet_change = next(c for c in entry.effects if c["field"] == "sheet")
+        assert document.armour_total(sheet_change["before"]) == 200
+        services.log_entry_reverse(entry=entry, actor=cast.gm)
+        assert loc(unit, "Right Arm")["armor"] == 18
+        unit.refresh_from_db()
+        assert unit.armor_factor == 200
+
+    def test_damage_past_a_location_passes_inwards(self, cast):
+        unit = victor(cast)
+        board(cast, unit, [1, 2] * 4)  # four boxes on the right arm: 40 points against its 18 + 13
+        arm, torso = loc(unit, "Right Arm"), loc(unit, "Right Torso")
+        assert arm["destroyed"] and arm["armor"] == 0 and arm["structure"] == 0
+        assert torso["armor"] == 23 - 9
+        unit.refresh_from_db()
+        assert next(w for w in unit.sheet["weapons"] if w["name"] == "Gauss Rifle")["destroyed"]
+
+    def test_the_result_card_names_what_changed_on_the_sheet(self, cast):
+        unit = victor(cast)
+        entry = board(cast, unit, [1, 2])
+        page = cast.client("gm").get(reverse("play:entry", args=[cast.campaign.code, entry.seq]))
+        assert "Right Arm armour 18 → 8" in page.text
+        assert "&#x27;format&#x27;" not in page.text and "unit_type" not in page.text
+
+    def test_a_unit_without_a_sheet_keeps_the_damage_pending_and_says_why(self, cast):
+        unit = UnitFactory(campaign=cast.campaign, name="Atlas", kind="battlemech", tonnage=100)
+        entry = board(cast, unit, [6, 6])
+        assert entry.pending and "has no record sheet yet" in entry.pending[0]["why"]
+        page = cast.client("gm").get(reverse("play:entry", args=[cast.campaign.code, entry.seq]))
+        assert "has no record sheet yet" in page.text
+
+    def test_landing_damage_without_a_location_stays_pending_with_the_reason(self, cast):
+        unit = victor(cast)
+        ship = ShipFactory(campaign=cast.campaign, kind="dropship")
+        entry = services.procedure_resolve(
+            campaign=cast.campaign,
+            procedure_id="boarding.landing",
+            inputs={"unit_kind": "mech", "piloting": 5, "target_kind": "dropship"},
+            dice=[1, 1],
+            actor=cast.gm,
+            subjects={"unit": unit.code, "target": ship.code},
+        )
+        assert entry.result["damage"] == 3
+        damage = [p for p in entry.pending if p["field"] == "damage"]
+        assert "which location" in damage[0]["why"]
+        assert loc(unit, "Head")["armor"] == 9  # nothing guessed
+
+    def test_battle_armour_loses_troopers_on_its_sheet(self, cast):
+        point = UnitFactory(
+            campaign=cast.campaign, kind="battle_armor", armor_factor=10, sheet=classes.elemental_point()
+        )
+        services.procedure_resolve(
+            campaign=cast.campaign,
+            procedure_id="boarding.bs_to_bt_damage",
+            inputs={"boxes": 2, "unit_kind": "battle_armor", "troopers": 5},
+            dice=[],
+            actor=cast.gm,
+            subjects={"unit": point.code},
+        )
+        point.refresh_from_db()
+        assert [t["alive"] for t in point.sheet["troopers"]] == [True, True, True, False, False]
+
+    def test_heat_on_the_record_shows_on_the_sheet(self, cast):
+        unit = victor(cast)
+        Unit.objects.filter(pk=unit.pk).update(heat=9)
+        page = cast.client("gm").get(sheet_url(cast, unit))
+        assert '<strong data-testid="heat">9</strong>' in page.text
+
+    def test_an_ice_explosion_marks_the_sheet_destroyed(self, cast):
+        doc = classes.victor_vtr_9k()
+        doc["engine"]["type"] = "ICE"
+        unit = UnitFactory(campaign=cast.campaign, kind="battlemech", engine_type="ice", sheet=doc)
+        entry = services.procedure_resolve(
+            campaign=cast.campaign,
+            procedure_id="lowtech.ice_explosion",
+            inputs={"engine_hit_number": 3},
+            dice=[6, 6],
+            actor=cast.gm,
+            subjects={"unit": unit.code},
+        )
+        unit.refresh_from_db()
+        assert entry.result["destroyed_for_play"] is True
+        assert unit.sheet["destroyed"] is True
+
+
+class TestTheSheetPage:
+    @pytest.mark.parametrize(
+        "who,status", [("anonymous", 404), ("outsider", 404), ("player", 200), ("gm", 200)]
+    )
+    def test_a_shared_records_sheet_is_for_members(self, cast, who, status):
+        unit = victor(cast)
+        assert cast.client(who).get(sheet_url(cast, unit)).status_code == status
+
+    def test_a_player_gets_a_404_that_names_nothing_for_an_unshared_record(self, cast):
+        unit = victor(cast, shared=False)
+        response = cast.client("player").get(sheet_url(cast, unit))
+        assert response.status_code == 404
+        assert "Victor" not in response.text
+
+    def test_players_never_see_designs(self, cast):
+        design = Design.objects.create(campaign=cast.campaign, name="Victor", unit_type="mech", document={})
+        assert cast.client("player").get(sheet_url(cast, design, "designs")).status_code == 404
+
+    def test_the_page_draws_the_diagram_with_text_for_each_location(self, cast):
+        unit = victor(cast)
+        board(cast, unit, [1, 2])
+        text = cast.client("player").get(sheet_url(cast, unit)).text
+        assert 'data-testid="loc-right-arm"' in text and "Right Arm: armour 8 of 18" in text
+        assert 'class="loc damaged"' in text
+        assert "Armour diagram, rear torso" in text
+        assert "Gauss Rifle" in text and "Heat scale" in text and "Critical hits" in text
+        assert "Adjust the sheet" not in text  # the editor is the GM's
+
+    def test_the_print_stylesheet_is_linked_and_has_a_print_block(self, cast):
+        unit = victor(cast)
+        text = cast.client("gm").get(sheet_url(cast, unit)).text
+        assert "css/sheets.css" in text
+        css = Path(finders.find("css/sheets.css")).read_text()
+        assert "@media print" in css and ".no-print" in css
+
+    def test_the_dashboard_and_the_player_page_link_to_sheets(self, cast):
+        unit = victor(cast)
+        ship = ShipFactory(campaign=cast.campaign, shared=True)
+        campaign = reverse("campaigns:detail", args=[cast.campaign.code])
+        assert sheet_url(cast, unit) in cast.client("gm").get(campaign).text
+        player = cast.client("player").get(campaign).text
+        assert sheet_url(cast, unit) in player and sheet_url(cast, ship, "ships") in player
+
+    def test_a_ship_sheet_draws_its_facings(self, cast):
+        ship = ShipFactory(campaign=cast.campaign, kind="jumpship", shared=True, sheet=classes.invader())
+        text = cast.client("player").get(sheet_url(cast, ship, "ships")).text
+        assert 'data-testid="facing-nose"' in text and "Structural integrity 1 of 1" in text
+
+
+class TestTheEditor:
+    def post(self, cast, unit, data, action="adjust"):
+        return cast.client("gm").post(sheet_url(cast, unit, action=action), data, **htmx())
+
+    def test_the_gm_adjusts_a_location_logged_and_undoable(self, cast):
+        unit = victor(cast)
+        response = self.post(cast, unit, {"armor:Head": "5", "structure:Head": "3"})
+        assert response.status_code == 200
+        assert loc(unit, "Head")["armor"] == 5
+        entry = LogEntry.objects.filter(campaign=cast.campaign, procedure="sheet.edit").get()
+        assert "Head armour 9 → 5" in entry.summary
+        services.log_entry_reverse(entry=entry, actor=cast.gm)
+        assert loc(unit, "Head")["armor"] == 9
+
+    @pytest.mark.parametrize(
+        "data,words",
+        [
+            ({"armor:Head": "-1"}, "Head armour must be from 0"),
+            ({"armor:Head": "10"}, "more than its undamaged 9"),
+            ({"armor:Head": "1e400"}, "finite"),
+            ({"armor:Head": "nan"}, "finite"),
+            ({"armor:Head": "99999999999999999999"}, "Head armour"),
+            ({"armor:Head": "x\x00"}, "must be a number"),
+            ({"pilot_name": "Kai\x00"}, "cannot be stored"),
+            ({"pilot_gunnery": "12"}, "Gunnery must be from 0 to 8"),
+            ({"heat": "-3"}, "The heat must be from 0"),
+        ],
+    )
+    def test_bad_values_are_refused_with_a_message_and_nothing_is_written(self, cast, data, words):
+        unit = victor(cast)
+        before = LogEntry.objects.count()
+        response = self.post(cast, unit, data)
+        assert response.status_code == 422
+        assert words in response.text
+        unit.refresh_from_db()
+        assert unit.sheet == classes.victor_vtr_9k()
+        assert LogEntry.objects.count() == before
+
+    @pytest.mark.parametrize(
+        "text,words",
+        [
+            ("[" * 5000 + "]" * 5000, "nested more than"),
+            (
+                '{"unit_type": "mech", "tonnage": 80, "source": {"extra": '
+                + '{"a":' * 6
+                + "1"
+                + "}" * 6
+                + "}}",
+                "nested",
+            ),
+            ("not json", "not valid JSON"),
+            ('{"unit_type": "mech", "tonnage": NaN}', "finite"),
+            ('{"unit_type": "mech", "tonnage": 1e999}', "finite"),
+            ('{"unit_type": "vehicle"}', "another type"),
+            ("x" * 30000, "characters long"),
+        ],
+    )
+    def test_the_json_box_refuses_junk(self, cast, text, words):
+        design = Design.objects.create(
+            campaign=cast.campaign, name="Victor", unit_type="mech", document=classes.victor_vtr_9k()
+        )
+        before = LogEntry.objects.count()
+        response = cast.client("gm").post(
+            sheet_url(cast, design, "designs", "json"), {"document": text}, **htmx()
+        )
+        assert response.status_code == 422, response.text[:300]
+        assert words in response.text
+        assert LogEntry.objects.count() == before
+
+    def test_the_json_box_takes_a_whole_sheet(self, cast):
+        unit = victor(cast)
+        doc = classes.victor_vtr_9k()
+        doc["weapons"].append({"name": "Small Laser", "location": "Head"})
+        response = self.post(cast, unit, {"document": json.dumps(doc)}, action="json")
+        assert response.status_code == 200
+        unit.refresh_from_db()
+        assert unit.sheet["weapons"][-1]["name"] == "Small Laser"
+
+    def test_players_cannot_adjust(self, cast):
+        unit = victor(cast)
+        response = cast.client("player").post(sheet_url(cast, unit, action="adjust"), {"armor:Head": "1"})
+        assert response.status_code == 403
+        assert loc(unit, "Head")["armor"] == 9
+
+    def test_critical_slots_are_marked_from_the_editor(self, cast):
+        unit = victor(cast)
+        self.post(cast, unit, {"crit:Center Torso:1": "on"})
+        unit.refresh_from_db()
+        assert unit.sheet["criticals"]["Center Torso"][0]["hit"] and unit.engine_hits == 1
+
+
+class TestDesigns:
+    def test_a_record_is_saved_as_a_design_as_built_and_undo_removes_it(self, cast):
+        unit = victor(cast)
+        board(cast, unit, [1, 2])
+        response = cast.client("gm").post(
+            sheet_url(cast, unit, action="design-save"), {"name": "My Victor"}, **htmx()
+        )
+        assert response.status_code == 200
+        design = Design.objects.get(name="My Victor")
+        assert document.location(design.document, "Right Arm")["armor"] == 18
+        entry = LogEntry.objects.filter(campaign=cast.campaign).order_by("-seq").first()
+        assert "as recorded" in entry.summary and "{" not in entry.summary
+        services.log_entry_reverse(entry=entry, actor=cast.gm)
+        assert not Design.objects.filter(name="My Victor").exists()
+
+    def test_a_new_unit_starts_from_a_design_with_its_sheet_and_summary(self, cast):
+        design = Design.objects.create(
+            campaign=cast.campaign, name="Victor VTR-9K", unit_type="mech", document=classes.victor_vtr_9k()
+        )
+        response = cast.client("gm").post(
+            reverse("sheets:use", args=[cast.campaign.code, design.code]), {"name": "Tomas's Victor"}
+        )
+        unit = Unit.objects.get(name="Tomas's Victor")
+        assert response.status_code == 302 and response["Location"] == sheet_url(cast, unit)
+        assert (unit.kind, unit.tonnage, unit.armor_factor, unit.jump_mp) == ("battlemech", 80, 200, 4)
+        assert LogEntry.objects.filter(procedure="record.create").exists()
+
+    def test_the_pick_page_lists_designs_and_leaves_a_place_for_import(self, cast):
+        Design.objects.create(
+            campaign=cast.campaign, name="Victor VTR-9K", unit_type="mech", document=classes.victor_vtr_9k()
+        )
+        page = cast.client("gm").get(reverse("sheets:pick", args=[cast.campaign.code, "unit"]))
+        assert "Victor VTR-9K" in page.text and 'data-testid="import-place"' in page.text
+        assert (
+            cast.client("player").get(reverse("sheets:pick", args=[cast.campaign.code, "unit"])).status_code
+            == 403
+        )
+
+    def test_the_dashboard_adds_a_blank_design(self, cast):
+        url = reverse("campaigns:object-create", args=[cast.campaign.code, "designs"])
+        response = cast.client("gm").post(
+            url, {"name": "Atlas", "unit_type": "mech", "tonnage": "100"}, **htmx()
+        )
+        assert response.status_code == 200
+        design = Design.objects.get(name="Atlas")
+        assert document.location(design.document, "Center Torso")["structure_max"] == 31
+        bad = cast.client("gm").post(url, {"name": "Odd", "unit_type": "mech", "tonnage": "33"}, **htmx())
+        assert bad.status_code == 422 and "no standard internal structure" in bad.text
