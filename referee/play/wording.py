@@ -202,6 +202,9 @@ def words(value: Any, namer: Namer | None = None) -> str:
     if isinstance(value, dict):
         if not value:
             return "none"
+        if "unit_type" in value and "format" in value:  # a record sheet: named, never spelt out
+            name = " ".join(str(value.get(k) or "") for k in ("chassis", "model")).strip()
+            return f"the record sheet of {name}" if name else "a record sheet"
         return "; ".join(f"{humanise(k)}: {words(v, namer)}" for k, v in value.items())
     if isinstance(value, uuid.UUID):
         value = str(value)
