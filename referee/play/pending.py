@@ -21,7 +21,7 @@ import rules
 
 from . import families, sharing, wording
 from .bindings import Context
-from .effects import ChangeRecorder, flag, moment, numeric
+from .effects import ChangeRecorder, NotApplied, flag, moment, numeric
 from .models import LogEntry, Visibility
 
 APPLY, DISMISS = "effect.apply", "effect.dismiss"
@@ -234,6 +234,8 @@ def pending_effect_apply(*, entry: LogEntry, number: int, actor, record: str = "
     recorder = ChangeRecorder()
     try:
         updates = rule(obj, effect, ctx) if rule else []
+    except NotApplied as why:
+        raise EffectError(f"This cannot land on {obj}: {why}. Change it by hand, or dismiss this.") from None
     except (KeyError, TypeError, ValueError):
         updates = []
     if not updates:

@@ -337,3 +337,17 @@ class TestDesigns:
         assert document.location(design.document, "Center Torso")["structure_max"] == 31
         bad = cast.client("gm").post(url, {"name": "Odd", "unit_type": "mech", "tonnage": "33"}, **htmx())
         assert bad.status_code == 422 and "no standard internal structure" in bad.text
+
+
+class TestPendingDamageAppliedLater:
+    def test_damage_left_pending_lands_once_the_unit_has_a_sheet(self, cast):
+        from referee.play import pending
+
+        unit = UnitFactory(campaign=cast.campaign, name="Victor", kind="battlemech", tonnage=80, shared=True)
+        entry = board(cast, unit, [1, 2])
+        with pytest.raises(pending.EffectError, match="has no record sheet yet"):
+            pending.pending_effect_apply(entry=entry, number=1, actor=cast.gm)
+        Unit.objects.filter(pk=unit.pk).update(sheet=classes.victor_vtr_9k())
+        applied = pending.pending_effect_apply(entry=entry, number=1, actor=cast.gm)
+        assert loc(unit, "Right Arm")["armor"] == 8
+        assert "{" not in applied.summary
