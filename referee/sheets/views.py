@@ -271,7 +271,7 @@ def _pick_page(request, campaign, record, designs, *, error: str = "", status: i
 def _import_url(campaign: Campaign) -> str:
     """Where MegaMek unit files are imported, once that page exists."""
     try:
-        return reverse("unitfiles:import", args=[campaign.code])
+        return reverse("imports:import", args=[campaign.code])
     except NoReverseMatch:
         return ""
 
