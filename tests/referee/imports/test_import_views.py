@@ -83,7 +83,7 @@ def test_a_zip_of_every_unit_type_makes_units_and_ships_with_summary_fields(cast
     assert ships["Potemkin (Standard)"].military
     fighter = ships["Sparrowhawk SPR-6"]
     assert (fighter.fighters, fighter.armor_nose, fighter.fuel_points) == (1, 18, 400)
-    assert units["Elemental Point [Laser]"].armor_factor == 50
+    assert units["Elemental Point [Laser]"].armor_factor == 10  # battle armour: armour per trooper
     assert units["Kestrel Scout VTOL KST-1"].engine_type == "ice"
     entry = LogEntry.objects.get(campaign=cast.campaign)
     assert entry.title == "The GM imported 12 records from unit files"
