@@ -7,7 +7,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+from referee.fleet.models import Ship, Unit
 from referee.play.models import LogEntry
+from referee.sheets.models import Design
 from tests.browser.test_play_loop import open_jump_from_dashboard
 
 pytestmark = pytest.mark.browser
@@ -33,6 +35,20 @@ def check(page: Page, url: str, expected: int = 200) -> list[str]:
     return problems
 
 
+def sheet_pages(campaign_url: str, demo) -> list[str]:
+    """Record sheets: a 'Mech's, a ship's, battle armour's (shared) and a design's."""
+    victor = Unit.objects.get(campaign=demo, name="Victor VTR-9K")
+    waterloo = Ship.objects.get(campaign=demo, name="Waterloo")
+    point = Unit.objects.get(campaign=demo, kind="battle_armor")
+    design = Design.objects.get(campaign=demo, name="Lightning LTN-G15")
+    return [
+        f"{campaign_url}sheets/units/{victor.code}/",
+        f"{campaign_url}sheets/ships/{waterloo.code}/",
+        f"{campaign_url}sheets/units/{point.code}/",
+        f"{campaign_url}sheets/designs/{design.code}/",
+    ]
+
+
 def test_the_demo_pages_pass_axe_as_gm_and_as_player(sign_in, campaign_url, live_server, demo):
     gm = sign_in("gm")
     gm.goto(campaign_url)
@@ -54,12 +70,15 @@ def test_the_demo_pages_pass_axe_as_gm_and_as_player(sign_in, campaign_url, live
         f"{campaign_url}settings/",
         f"{campaign_url}log/verify/",
         f"{campaign_url}ships/new/",
+        *sheet_pages(campaign_url, demo),
+        f"{campaign_url}designs/new/unit/",
     ]
     problems = [p for url in gm_pages for p in check(gm, url)]
     problems += check(gm, f"{live_server.url}/no/such/page/", 404)
 
     player = sign_in("player")
     player_pages = [f"{live_server.url}/", campaign_url, f"{campaign_url}log/", f"{campaign_url}log/{seq}/"]
+    player_pages += sheet_pages(campaign_url, demo)[:2]
     problems += [p for url in player_pages for p in check(player, url)]
     problems += check(player, f"{campaign_url}play/", 403)  # the GM's pages: a page that helps
     assert problems == [], "\n".join(problems)
