@@ -81,6 +81,25 @@ class TestDamageLandsOnTheSheet:
         unit.refresh_from_db()
         assert next(w for w in unit.sheet["weapons"] if w["name"] == "Gauss Rifle")["destroyed"]
 
+    def test_magma_burns_the_legs_on_the_sheet_and_its_heat_shows_on_it(self, cast):
+        unit = victor(cast)
+        entry = services.procedure_resolve(
+            campaign=cast.campaign,
+            procedure_id="terrain.magma",
+            inputs={"unit_type": "battlemech", "start_hex": "liquid"},
+            dice=None,
+            actor=cast.gm,
+            subjects={"unit": unit.code},
+        )
+        burnt = entry.result["damage"]
+        assert set(burnt) == {"LL", "RL"} and entry.pending == []
+        assert loc(unit, "Left Leg")["armor"] == max(0, 20 - burnt["LL"])
+        assert loc(unit, "Right Leg")["armor"] == max(0, 20 - burnt["RL"])
+        unit.refresh_from_db()
+        assert unit.heat == entry.result["heat"] > 0
+        page = cast.client("gm").get(sheet_url(cast, unit))
+        assert f'<strong data-testid="heat">{entry.result["heat"]}</strong>' in page.text
+
     def test_the_result_card_names_what_changed_on_the_sheet(self, cast):
         unit = victor(cast)
         entry = board(cast, unit, [1, 2])
@@ -188,7 +207,10 @@ class TestTheSheetPage:
         unit = victor(cast)
         ship = ShipFactory(campaign=cast.campaign, shared=True)
         campaign = reverse("campaigns:detail", args=[cast.campaign.code])
-        assert sheet_url(cast, unit) in cast.client("gm").get(campaign).text
+        dashboard = cast.client("gm").get(campaign).text
+        assert sheet_url(cast, unit) in dashboard
+        assert reverse("sheets:pick", args=[cast.campaign.code, "unit"]) in dashboard
+        assert reverse("sheets:pick", args=[cast.campaign.code, "ship"]) in dashboard
         player = cast.client("player").get(campaign).text
         assert sheet_url(cast, unit) in player and sheet_url(cast, ship, "ships") in player
 
