@@ -88,6 +88,11 @@ def _sheet_context(campaign: Campaign, role: str, kind: str, record, **extra) ->
     }
     if role == "gm" and doc:
         context["sheet_json"] = extra.get("sheet_json") or document_json(doc)
+    if role == "gm" and not doc and kind != "designs":
+        record_kind = "unit" if kind == "units" else "ship"
+        context["designs"] = [
+            d for d in Design.objects.in_campaign(campaign).order_by("name") if d.record == record_kind
+        ]
     return context
 
 

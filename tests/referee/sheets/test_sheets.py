@@ -373,3 +373,42 @@ class TestPendingDamageAppliedLater:
         applied = pending.pending_effect_apply(entry=entry, number=1, actor=cast.gm)
         assert loc(unit, "Right Arm")["armor"] == 8
         assert "{" not in applied.summary
+
+
+class TestStartingASheet:
+    def test_a_record_without_a_sheet_starts_a_blank_one_holding_what_it_says(self, cast):
+        ship = ShipFactory(campaign=cast.campaign, kind="jumpship", kf_integrity=3, kf_integrity_max=4)
+        response = cast.client("gm").post(sheet_url(cast, ship, "ships", "start"), **htmx())
+        assert response.status_code == 200
+        ship.refresh_from_db()
+        assert ship.sheet["kf_drive"] == {"integrity": 3, "integrity_max": 4, "lf_battery": False}
+        assert document.location(ship.sheet, "Nose")["armor"] == ship.armor_nose
+        entry = LogEntry.objects.get(procedure="sheet.edit")
+        services.log_entry_reverse(entry=entry, actor=cast.gm)
+        ship.refresh_from_db()
+        assert ship.sheet == {}
+
+    def test_or_takes_a_designs_sheet(self, cast):
+        unit = UnitFactory(campaign=cast.campaign, kind="battlemech", tonnage=80)
+        design = Design.objects.create(
+            campaign=cast.campaign, name="Victor VTR-9K", unit_type="mech", document=classes.victor_vtr_9k()
+        )
+        page = cast.client("gm").get(sheet_url(cast, unit)).text
+        assert "Take its sheet" in page
+        cast.client("gm").post(sheet_url(cast, unit, action="start"), {"design": str(design.code)}, **htmx())
+        unit.refresh_from_db()
+        assert unit.armor_factor == 200 and document.display_name(unit.sheet) == "Victor VTR-9K"
+
+    @pytest.mark.parametrize("name", ["Vic\x00tor", "x" * 500])
+    def test_a_bad_name_is_refused_and_nothing_is_made(self, cast, name):
+        unit = victor(cast)
+        design = Design.objects.create(
+            campaign=cast.campaign, name="Victor VTR-9K", unit_type="mech", document=classes.victor_vtr_9k()
+        )
+        before = (Unit.objects.count(), Design.objects.count(), LogEntry.objects.count())
+        use = cast.client("gm").post(
+            reverse("sheets:use", args=[cast.campaign.code, design.code]), {"name": name}
+        )
+        save = cast.client("gm").post(sheet_url(cast, unit, action="design-save"), {"name": name}, **htmx())
+        assert (use.status_code, save.status_code) == (422, 422)
+        assert (Unit.objects.count(), Design.objects.count(), LogEntry.objects.count()) == before
