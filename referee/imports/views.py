@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 
@@ -11,6 +12,7 @@ from referee import htmx
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
 from referee.fleet.models import Ship, Unit
+from referee.play.selectors import dashboard_context
 from referee.play.services import PlayError
 from referee.unitfiles import Batch, UnitFileError, read_pasted, read_uploads, write_unit_text
 
@@ -70,7 +72,21 @@ def unit_files_import(request: htmx.HtmxHttpRequest, campaign: Campaign) -> Http
         context = _context(campaign, form, problems=[str(error), *problems], nothing_read=True)
         return htmx.page(request, TEMPLATE, context, partial="form", status=htmx.INVALID)
     context = _context(campaign, UnitFileImportForm(), imported=imported, problems=problems)
-    return htmx.campaign_changed(htmx.page(request, TEMPLATE, context, partial="form"))
+    response = htmx.page(request, TEMPLATE, context, partial="form")
+    if request.htmx:
+        response.write(_panels_out_of_band(request, campaign))
+    return htmx.campaign_changed(response)
+
+
+def _panels_out_of_band(request: htmx.HtmxHttpRequest, campaign: Campaign) -> str:
+    """The dashboard's Ships and Units panels, refreshed beside the import card (HTMX swaps
+    each into the element of its id), so what was imported shows at once."""
+    panels = {**dashboard_context(campaign), "keep_form_slot": True}
+    out = []
+    for slug in ("ships", "units"):
+        html = render_to_string(f"campaigns/dashboard.html#{slug}-panel", panels, request=request)
+        out.append(html.replace(f'id="{slug}-panel"', f'id="{slug}-panel" hx-swap-oob="true"', 1))
+    return "".join(out)
 
 
 @gm_view("GET")

@@ -140,8 +140,14 @@ def test_pasted_text_is_imported(cast):
     response = cast.client("gm").post(url(cast), {"text": text}, **htmx())
     assert response.status_code == 200
     assert "campaign-changed" in response.headers["HX-Trigger"]
-    assert "<html" not in response.content.decode()
+    page = response.content.decode()
+    assert "<html" not in page
     assert Ship.objects.get(campaign=cast.campaign).kind == "dropship"
+    # The dashboard's panels follow the import beside the card, which stays open with the result.
+    ships_panel = page.split('id="ships-panel" hx-swap-oob="true"', 1)[1]
+    assert "Union (3067)" in ships_panel
+    assert 'id="units-panel" hx-swap-oob="true"' in page
+    assert 'id="form-slot" hx-swap-oob' not in page
 
 
 def test_pasted_nul_characters_are_refused(cast):
