@@ -15,6 +15,8 @@ FAMILY = Family(
     name="boobytraps",
     title="Booby traps",
     procedure_titles={"booby_trap": "Booby traps"},
+    group="traps",
+    menu_first={"booby_trap.generate": 70, "booby_trap.pursuit_target": 71},
     panels=(Panel("boobytraps", PANEL_TEMPLATE, panel_context, order=20),),
     kinds=(Kind("boobytraps", BoobyTrap, BoobyTrapForm, "booby trap", "Booby traps", PANEL_TEMPLATE),),
     effects=effects.RULES,

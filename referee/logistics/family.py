@@ -27,8 +27,16 @@ FAMILY = Family(
         "lowtech": "Low-tech 'Mechs",
         "vehicle": "Special vehicles",
     },
+    group="logistics",
+    menu_rank=60,
     panels=(
-        Panel("supplies", f"{PANEL}#supplies-panel", supplies_context, order=40),
+        Panel(
+            "supplies",
+            f"{PANEL}#supplies-panel",
+            supplies_context,
+            order=40,
+            records=lambda c: len(c["stores"]),
+        ),
         Panel("refits", f"{PANEL}#refits-panel", refits_context, order=41),
         Panel("recruits", f"{PANEL}#recruits-panel", recruits_context, order=42),
     ),

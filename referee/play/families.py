@@ -17,7 +17,7 @@ import importlib
 import pkgutil
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.apps import apps
@@ -31,16 +31,40 @@ from referee.fleet.forms import Kind
 from . import bindings
 from .bindings import Binding, Role
 
+# The dashboard's groups of records, in the order it shows them: each panel sits in its
+# family's group (or its own). A group with no records is folded away.
+GROUPS: dict[str, str] = {
+    "space": "Space",
+    "ground": "Ground",
+    "shipboard": "Shipboard and crew",
+    "logistics": "Logistics",
+    "traps": "Booby traps",
+    "other": "More records",
+}
+
+
+def _records_in(context: Any) -> int:
+    """How many records a panel's context holds: a list's length, or for a mapping the
+    lengths of its lists added up (a panel whose context reads otherwise says so itself)."""
+    if isinstance(context, Mapping):
+        return sum(_records_in(v) for v in context.values() if not isinstance(v, (Mapping, str)))
+    if isinstance(context, (list, tuple, models.QuerySet)):
+        return len(context)
+    return 0
+
 
 @dataclass(frozen=True)
 class Panel:
     """A panel of the GM's dashboard: ``template`` is rendered with ``context(campaign)``
-    under ``name`` (its element id is ``<name>-panel``)."""
+    under ``name`` (its element id is ``<name>-panel``), in ``group`` (by default its
+    family's); ``records(context)`` says how many records it shows (none: folded away)."""
 
     name: str
     template: str  # e.g. "boobytraps/panel.html#boobytraps-panel"
     context: Callable[[Campaign], Any]
     order: int = 100
+    group: str = ""
+    records: Callable[[Any], int] = _records_in
 
 
 # An effect rule turns (record, effect, context, **placeholders) into changes: (field, value)
@@ -96,6 +120,12 @@ class Family:
     effects: tuple[EffectRule, ...] = ()
     bindings: tuple[Binding, ...] = ()
     end_phase: tuple[EndPhaseStep, ...] = ()
+    group: str = "other"  # where its panels sit on the dashboard (``GROUPS``)
+    # What a GM reaches for most: these procedures open a record's Roll… menu, lowest rank
+    # first across every family (a ship's Jump, then Charge drive, then Detect emergence).
+    menu_first: Mapping[str, int] = field(default_factory=dict)
+    # Where this family's headings come in a record's menu after those, lowest first.
+    menu_rank: int = 100
 
 
 FAMILIES: list[Family] = []
@@ -106,6 +136,8 @@ _TITLES: dict[str, str] = {}
 _RULES: dict[tuple[str, str, str], EffectRule] = {}
 _PATTERNS: list[EffectRule] = []
 _END_PHASE: list[EndPhaseStep] = []
+_MENU_FIRST: dict[str, int] = {}
+_HEADING_RANK: dict[str, int] = {}
 
 
 def _check_binding(binding: Binding) -> None:
@@ -132,12 +164,20 @@ def register(family: Family) -> Family:
     for panel in family.panels:
         if any(p.name == panel.name for p in _PANELS):
             raise ValueError(f"panel {panel.name} declared twice")
-        _PANELS.append(panel)
+        group = panel.group or family.group
+        if group not in GROUPS:
+            raise ValueError(f"panel {panel.name}: no dashboard group {group!r}")
+        _PANELS.append(replace(panel, group=group))
     _PANELS.sort(key=lambda p: (p.order, p.name))
     for procedure_family, title in family.procedure_titles.items():
         if procedure_family in _TITLES:
             raise ValueError(f"procedures {procedure_family} have two titles")
         _TITLES[procedure_family] = title
+        _HEADING_RANK[procedure_family] = family.menu_rank
+    for procedure_id, rank in family.menu_first.items():
+        if procedure_id in _MENU_FIRST:
+            raise ValueError(f"{procedure_id} ranked twice in the menus")
+        _MENU_FIRST[procedure_id] = rank
     for rule in family.effects:
         if rule.pattern:
             _PATTERNS.append(rule)
@@ -192,6 +232,23 @@ def prepare_menus(objects: list[models.Model]) -> None:
 def bindings_for(obj: models.Model) -> list[Binding]:
     """The bindings whose first role this record can fill (its Roll… menu)."""
     return [b for b in _BINDINGS.values() if b.roles and b.label and b.roles[0].accepts(obj)]
+
+
+def menu(found: list[Binding]) -> list[tuple[str, list[Binding]]]:
+    """A record's Roll… menu in the order a GM reaches for it: first, without a heading,
+    the procedures the families rank (``Family.menu_first``), by rank; then the rest under
+    their catalogue headings, headings by their family's ``menu_rank``, then by name."""
+    first = sorted(
+        (b for b in found if b.procedure_id in _MENU_FIRST), key=lambda b: _MENU_FIRST[b.procedure_id]
+    )
+    sections: dict[str, list[Binding]] = {}
+    for b in found:
+        if b.procedure_id not in _MENU_FIRST:
+            sections.setdefault(b.procedure_id.split(".", 1)[0], []).append(b)
+    order = sorted(sections, key=lambda prefix: (_HEADING_RANK.get(prefix, 100), procedure_title(prefix)))
+    return ([("", first)] if first else []) + [
+        (procedure_title(prefix), sections[prefix]) for prefix in order
+    ]
 
 
 def kinds() -> dict[str, Kind]:

@@ -106,44 +106,81 @@ def membership_for_poll(user, code) -> Membership | None:
 
 
 def with_actions(campaign: Campaign, objects) -> list:
-    """Each object with the procedures it can start (``obj.actions``: label, url)."""
+    """Each object with the procedures it can start: ``obj.menu``, its Roll… menu as
+    (heading, [(label, url)]) in the order a GM reaches for them (``families.menu``), and
+    ``obj.actions``, the same (label, url) pairs in that order."""
     objects = list(objects)
     families.prepare_menus(objects)  # what the menus need, read for all the objects at once
     for obj in objects:
-        obj.actions = [
+        obj.menu = [
             (
-                b.label,
-                reverse("play:procedure", args=[campaign.code, b.procedure_id])
-                + f"?{b.roles[0].name}={obj.code}",
+                heading,
+                [
+                    (
+                        b.label,
+                        reverse("play:procedure", args=[campaign.code, b.procedure_id])
+                        + f"?{b.roles[0].name}={obj.code}",
+                    )
+                    for b in found
+                ],
             )
-            for b in families.bindings_for(obj)
+            for heading, found in families.menu(families.bindings_for(obj))
         ]
+        obj.actions = [action for _, actions in obj.menu for action in actions]
     return objects
 
 
+def ships_panel(campaign: Campaign) -> list:
+    ships = Ship.objects.in_campaign(campaign).select_related("star_system", "docked_on", "owner")
+    return with_actions(campaign, ships)
+
+
+def units_panel(campaign: Campaign) -> list:
+    return with_actions(campaign, Unit.objects.in_campaign(campaign).select_related("landed_on", "owner"))
+
+
+def characters_panel(campaign: Campaign) -> list:
+    return with_actions(campaign, Character.objects.in_campaign(campaign).select_related("ship", "unit"))
+
+
+def systems_panel(campaign: Campaign) -> list:
+    return list(StarSystem.objects.in_campaign(campaign))
+
+
+def markers_panel(campaign: Campaign) -> list:
+    return with_actions(campaign, Marker.objects.in_campaign(campaign).select_related("ship"))
+
+
 def panels_context(campaign: Campaign) -> dict:
-    """Every family's dashboard panels, each panel's context under its name."""
+    """Every family's dashboard panels, each panel's context under its name, and the
+    panels in their groups (``groups``)."""
     panels = families.panels()
-    return {"extra_panels": panels, **{p.name: p.context(campaign) for p in panels}}
+    context = {p.name: p.context(campaign) for p in panels}
+    return {"groups": dashboard_groups(panels, context), **context}
+
+
+def dashboard_groups(panels: list, context: dict) -> list[dict]:
+    """The dashboard's groups in order, each with its panels and how many records they
+    show; a group with none is ``empty`` (the page folds it away)."""
+    groups = []
+    for slug, title in families.GROUPS.items():
+        members = [p for p in panels if p.group == slug]
+        if not members:
+            continue
+        records = sum(p.records(context[p.name]) for p in members)
+        groups.append(
+            {"slug": slug, "title": title, "panels": members, "records": records, "empty": not records}
+        )
+    return groups
 
 
 def dashboard_context(campaign: Campaign) -> dict:
     """Everything the GM's dashboard shows, every family's panels included."""
-    ships = Ship.objects.in_campaign(campaign).select_related("star_system", "docked_on", "owner")
     return {
         "campaign": campaign,
         "role": "gm",
         "kinds": families.kinds(),
-        "ships": with_actions(campaign, ships),
-        "units": with_actions(
-            campaign, Unit.objects.in_campaign(campaign).select_related("landed_on", "owner")
-        ),
-        "characters": with_actions(
-            campaign, Character.objects.in_campaign(campaign).select_related("ship", "unit")
-        ),
         "page": log_page(campaign, "gm", 1),
-        "systems": StarSystem.objects.in_campaign(campaign),
-        "markers": with_actions(campaign, Marker.objects.in_campaign(campaign).select_related("ship")),
         # Unrevoked links, and those that ran out this past week (so the GM sees why one stopped).
         "invites": campaign.invites.filter(
             revoked_at__isnull=True, expires_at__gt=timezone.now() - timedelta(days=7)

@@ -15,6 +15,8 @@ FAMILY = Family(
     name="shipboard",
     title="Shipboard combat",
     procedure_titles={"shipboard": "Shipboard combat"},
+    group="shipboard",
+    menu_rank=50,
     panels=(Panel("compartments", PANEL, compartments, order=60),),
     kinds=(Kind("compartments", Compartment, CompartmentForm, "compartment", "Compartments", PANEL),),
     effects=effects.RULES,

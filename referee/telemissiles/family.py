@@ -14,6 +14,8 @@ FAMILY = Family(
     name="telemissiles",
     title="Tele-operated missiles",
     procedure_titles={"telemissile": "Tele-operated missiles"},
+    group="space",
+    menu_first={"telemissile.maneuver": 80, "telemissile.attack": 81},
     panels=(Panel("telemissiles", PANEL, missiles_context, order=70),),
     kinds=(Kind("telemissiles", Telemissile, TelemissileForm, "missile", "Tele-operated missiles", PANEL),),
     effects=RULES,

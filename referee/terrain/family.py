@@ -16,7 +16,18 @@ FAMILY = Family(
     name="terrain",
     title="Terrain and weather",
     procedure_titles={"terrain": "Terrain", "weather": "Weather", "heat": "Heat", "fire": "Fire"},
-    panels=(Panel("terrain", f"{PANEL}#terrain-panel", panel_context, order=30),),
+    panels=(
+        Panel(
+            "terrain",
+            f"{PANEL}#terrain-panel",
+            panel_context,
+            order=30,
+            records=lambda c: len(c["battlefields"]) + len(c["hexes"]) + len(c["rows"]),
+        ),
+    ),
+    group="ground",
+    menu_first={"heat.expanded": 40, "terrain.careful_movement": 41},
+    menu_rank=40,
     kinds=(
         Kind(
             "battlefields",

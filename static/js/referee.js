@@ -113,3 +113,79 @@ document.addEventListener("htmx:afterSettle", (event) => {
 document.addEventListener("DOMContentLoaded", () => {
   if (document.querySelector(".field.has-error, [data-testid='form-error']")) showRefusal(document);
 });
+
+// Record menus (Roll…, Advance clock…): a button that opens its panel (aria-expanded).
+// Escape closes it and puts the focus back on its button; a click outside closes it, as
+// does opening another; ArrowDown/ArrowUp (and Home/End) move between its links.
+// Listeners sit on the document, so rows that HTMX swaps in work without more wiring.
+(() => {
+  const openButtons = () => document.querySelectorAll('[data-menu-button][aria-expanded="true"]');
+  const panelOf = (button) => document.getElementById(button.getAttribute("aria-controls"));
+  const itemsOf = (button) => {
+    const panel = panelOf(button);
+    return panel ? Array.from(panel.querySelectorAll("a[href], button, input, select")) : [];
+  };
+  const setOpen = (button, open) => {
+    const panel = panelOf(button);
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+    if (panel) panel.hidden = !open;
+  };
+  const closeAll = (except) => {
+    openButtons().forEach((button) => {
+      if (button !== except) setOpen(button, false);
+    });
+    // The older <details class="menu"> menus close the same way.
+    document.querySelectorAll("details.menu[open]").forEach((details) => {
+      if (!except || !details.contains(except)) details.removeAttribute("open");
+    });
+  };
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-menu-button]");
+    if (button) {
+      const open = button.getAttribute("aria-expanded") !== "true";
+      closeAll(button);
+      setOpen(button, open);
+      return;
+    }
+    // A click outside every open menu closes them; a click inside one leaves it be.
+    const inside = event.target.closest("[data-menu], details.menu");
+    if (!inside) closeAll(null);
+    else openButtons().forEach((b) => { if (!b.closest("[data-menu]").contains(event.target)) setOpen(b, false); });
+  });
+  document.addEventListener("keydown", (event) => {
+    const holder = document.activeElement && document.activeElement.closest("[data-menu]");
+    const button = holder ? holder.querySelector("[data-menu-button]") : null;
+    if (event.key === "Escape") {
+      const details = document.activeElement && document.activeElement.closest("details.menu[open]");
+      if (details) {
+        details.removeAttribute("open");
+        details.querySelector("summary").focus();
+        return;
+      }
+      if (button && button.getAttribute("aria-expanded") === "true") {
+        event.preventDefault();
+        setOpen(button, false);
+        button.focus();
+      } else if (openButtons().length) {
+        closeAll(null);
+      }
+      return;
+    }
+    if (!button || !["ArrowDown", "ArrowUp", "Home", "End"].includes(event.key)) return;
+    if (document.activeElement.matches("input, select")) return; // their own arrow keys
+    const items = itemsOf(button);
+    if (!items.length) return;
+    event.preventDefault();
+    if (button.getAttribute("aria-expanded") !== "true") {
+      closeAll(button);
+      setOpen(button, true);
+    }
+    const at = items.indexOf(document.activeElement);
+    let next;
+    if (event.key === "Home") next = 0;
+    else if (event.key === "End") next = items.length - 1;
+    else if (event.key === "ArrowDown") next = at < 0 ? 0 : (at + 1) % items.length;
+    else next = at < 0 ? items.length - 1 : (at - 1 + items.length) % items.length;
+    items[next].focus();
+  });
+})();

@@ -8,6 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import expect_no_horizontal_scroll, ship_row
+
 pytestmark = pytest.mark.browser
 
 KF = re.compile(r"^K-F integrity:?$")
@@ -29,3 +31,77 @@ def test_the_ship_form_redraws_for_the_kind_chosen_keeping_what_was_typed(sign_i
     expect(form.get_by_label("Shared with players")).to_be_checked()
     form.get_by_role("button", name="Save").click()
     expect(gm.locator("#ships-panel")).to_contain_text("Blue Wing")
+
+
+def test_a_record_menu_answers_the_keyboard_and_closes_as_a_menu_does(sign_in, campaign_url):
+    gm = sign_in("gm")
+    gm.goto(campaign_url)
+    button = gm.get_by_role("button", name="Roll for Waterloo")
+    panel = gm.locator(f"#{button.get_attribute('aria-controls')}")
+    expect(button).to_have_attribute("aria-expanded", "false")
+    expect(panel).to_be_hidden()
+
+    # Keyboard: Enter opens, the arrows walk the procedures (most used first), Escape
+    # closes and leaves the focus on the button.
+    button.focus()
+    gm.keyboard.press("Enter")
+    expect(button).to_have_attribute("aria-expanded", "true")
+    expect(panel).to_be_visible()
+    gm.keyboard.press("ArrowDown")
+    expect(panel.get_by_role("link", name="Jump", exact=True)).to_be_focused()
+    gm.keyboard.press("ArrowDown")
+    expect(panel.get_by_role("link", name="Charge drive")).to_be_focused()
+    gm.keyboard.press("Escape")
+    expect(panel).to_be_hidden()
+    expect(button).to_have_attribute("aria-expanded", "false")
+    expect(button).to_be_focused()
+
+    # A click outside closes it; a click inside does not.
+    button.click()
+    expect(panel).to_be_visible()
+    panel.get_by_text("Jump drives").click()
+    expect(panel).to_be_visible()
+    gm.get_by_role("heading", name="Ships").click()
+    expect(panel).to_be_hidden()
+    expect(button).to_have_attribute("aria-expanded", "false")
+
+    # Opening another record's menu closes this one.
+    button.click()
+    gm.get_by_role("button", name="Roll for Garibaldi").click()
+    expect(panel).to_be_hidden()
+    expect(gm.get_by_role("button", name="Roll for Garibaldi")).to_have_attribute("aria-expanded", "true")
+
+
+def test_on_a_phone_a_ships_roll_actions_are_in_reach_without_scrolling_sideways(sign_in, campaign_url):
+    gm = sign_in("gm", **PHONE)
+    gm.goto(campaign_url)
+    row = ship_row(gm, "Waterloo")
+    button = row.get_by_role("button", name="Roll for Waterloo")
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    button.click()
+    panel = gm.locator(f"#{button.get_attribute('aria-controls')}")
+    links = panel.get_by_role("link")
+    assert links.count() >= 10
+    for i in range(links.count()):
+        link = links.nth(i)
+        link.scroll_into_view_if_needed()
+        box = link.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (link.inner_text(), box)
+    # The ships are cards: neither the page nor the panel's table scrolls sideways.
+    expect_no_horizontal_scroll(gm)
+    table = gm.locator("#ships-panel .scroll")
+    assert table.evaluate("el => el.scrollWidth <= el.clientWidth"), "the ships table scrolls sideways"
+    assert row.evaluate("el => getComputedStyle(el).display") == "block"  # a card, not a table row
+    # The turn bar's clock menu opens inside the screen too, and Escape closes it.
+    clock = gm.get_by_role("button", name="Advance clock…")
+    clock.click()
+    expect(gm.locator("#clock-menu")).to_be_visible()
+    expect_no_horizontal_scroll(gm)
+    gm.keyboard.press("Escape")
+    expect(gm.locator("#clock-menu")).to_be_hidden()
+    expect(panel).to_be_hidden()  # opening the clock's menu closed the ship's
+    button.click()
+    panel.get_by_role("link", name="Jump", exact=True).click()
+    expect(gm.get_by_role("heading", level=1)).to_contain_text("Jump")

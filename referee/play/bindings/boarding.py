@@ -151,5 +151,7 @@ FAMILY = Family(
     name="boarding",
     title="Boarding actions",
     procedure_titles={"groundspace": "Ground units in space", "boarding": "Boarding actions"},
+    menu_first={"boarding.landing": 50},
+    menu_rank=30,
     bindings=tuple(BINDINGS),
 )

@@ -37,5 +37,6 @@ FAMILY = Family(
     name="characters",
     title="G-forces",
     procedure_titles={"gforce": "G-forces"},
+    menu_first={"gforce.threshold": 60},
     bindings=tuple(BINDINGS),
 )

@@ -244,6 +244,7 @@ def _watches_due(campaign):
 FAMILY = Family(
     name="equipment",
     title="New equipment",
+    menu_rank=70,
     procedure_titles={
         "screen": "Screen launchers",
         "yard": "Mobile yards",

@@ -52,6 +52,8 @@ FAMILY = Family(
     name="fighter",
     title="Fighters",
     procedure_titles={"fighter": "Fighters"},
+    menu_first={"fighter.overburn": 15},
+    menu_rank=15,
     bindings=tuple(BINDINGS),
     end_phase=(EndPhaseStep(OVERBURN, _squadrons_with_heat),),
 )

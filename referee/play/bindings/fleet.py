@@ -8,8 +8,11 @@ from datetime import timedelta
 from referee.fleet.forms import CharacterForm, Kind, MarkerForm, ShipForm, StarSystemForm, UnitForm
 from referee.fleet.models import FACINGS, Character, Marker, Ship, StarSystem, Unit
 
+from .. import selectors
 from ..effects import flag, moment, numeric
-from ..families import EffectRule, Family
+from ..families import EffectRule, Family, Panel
+
+DASHBOARD = "campaigns/dashboard.html"
 
 
 def _helium(obj, effect, ctx):
@@ -41,6 +44,20 @@ def _unconscious(obj, effect, ctx):
 FAMILY = Family(
     name="fleet",
     title="Fleet",
+    group="space",
+    panels=(
+        Panel("ships", f"{DASHBOARD}#ships-panel", selectors.ships_panel, order=1),
+        Panel("systems", f"{DASHBOARD}#systems-panel", selectors.systems_panel, order=2),
+        Panel("markers", f"{DASHBOARD}#markers-panel", selectors.markers_panel, order=3),
+        Panel("units", f"{DASHBOARD}#units-panel", selectors.units_panel, order=1, group="ground"),
+        Panel(
+            "characters",
+            f"{DASHBOARD}#characters-panel",
+            selectors.characters_panel,
+            order=1,
+            group="shipboard",
+        ),
+    ),
     kinds=(
         Kind("ships", Ship, ShipForm, "ship", "Ships"),
         Kind("units", Unit, UnitForm, "unit", "Units"),

@@ -198,5 +198,7 @@ FAMILY = Family(
     name="jump",
     title="Jump drives",
     procedure_titles={"jump": "Jump drives", "drive": "Drive charging"},
+    menu_first={"jump.malfunction": 10, "drive.charge": 20},
+    menu_rank=10,
     bindings=tuple(BINDINGS),
 )

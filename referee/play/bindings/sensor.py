@@ -136,5 +136,7 @@ FAMILY = Family(
     name="sensor",
     title="Sensors",
     procedure_titles={"sensor": "Sensors"},
+    menu_first={"sensor.emergence_wave": 30},
+    menu_rank=20,
     bindings=tuple(BINDINGS),
 )

@@ -1,0 +1,116 @@
+"""The GM's dashboard as a GM reads it: records in groups (space, ground, shipboard,
+logistics, traps), a group with nothing in it folded away but still offering its Add
+button, and each record's Roll… menu ordered by what a GM reaches for most."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from referee.play import families
+from referee.play.selectors import dashboard_context
+from tests.factories import CharacterFactory, ShipFactory
+from tests.referee.boobytraps.factories import BoobyTrapFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def groups(html: str) -> dict[str, str]:
+    """Each group's opening <details> tag, by slug, in page order."""
+    found = re.findall(r'(<details class="group[^"]*" id="group-([a-z]+)"[^>]*>)', html)
+    return {slug: tag for tag, slug in found}
+
+
+def group_body(html: str, slug: str) -> str:
+    start = html.index(f'id="group-{slug}"')
+    return html[start : html.index("</details>", start)]
+
+
+def menu_of(html: str, code) -> list[tuple[str, list[str]]]:
+    """A record's Roll… menu as (heading, labels), the first section without a heading."""
+    panel = re.search(rf'<div class="menu-panel" id="menu-{code}"[^>]*>(.*?)</div></div>', html, re.S).group(
+        1
+    )
+    sections = []
+    for heading, items in re.findall(
+        r'(?:<span class="menu-heading"[^>]*>([^<]*)</span>)?<ul[^>]*>(.*?)</ul>', panel, re.S
+    ):
+        sections.append((heading, re.findall(r"<a [^>]*>([^<]*)</a>", items)))
+    return sections
+
+
+def test_every_family_panel_sits_in_a_known_group():
+    assert {p.group for p in families.panels()} <= set(families.GROUPS)
+    by_name = {p.name: p.group for p in families.panels()}
+    assert by_name["ships"] == "space" and by_name["units"] == "ground"
+    assert by_name["compartments"] == "shipboard" and by_name["supplies"] == "logistics"
+    assert by_name["boobytraps"] == "traps"
+
+
+def test_groups_with_records_are_open_and_empty_ones_are_folded_saying_nothing_yet(cast):
+    ShipFactory(campaign=cast.campaign, name="Waterloo")
+    CharacterFactory(campaign=cast.campaign, name="Kari Holm")
+    html = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
+    tags = groups(html)
+    assert list(tags)[:5] == ["space", "ground", "shipboard", "logistics", "traps"]
+    assert " open" in tags["space"] and " open" in tags["shipboard"]
+    for slug in ("ground", "logistics", "traps"):
+        assert " open" not in tags[slug] and "empty" in tags[slug], slug
+        assert "nothing yet" in group_body(html, slug)
+    # Folded, a group still lets the GM add the first record.
+    assert "Add booby trap" in group_body(html, "traps")
+    assert "Add unit" in group_body(html, "ground")
+    assert "nothing yet" not in group_body(html, "space")
+    assert "Waterloo" in group_body(html, "space") and "Kari Holm" in group_body(html, "shipboard")
+
+
+def test_a_group_opens_once_it_holds_a_record(cast):
+    before = {g["slug"]: g for g in dashboard_context(cast.campaign)["groups"]}
+    assert before["traps"]["empty"] and before["traps"]["records"] == 0
+    BoobyTrapFactory(campaign=cast.campaign)
+    after = {g["slug"]: g for g in dashboard_context(cast.campaign)["groups"]}
+    assert not after["traps"]["empty"] and after["traps"]["records"] == 1
+
+
+def test_a_ships_menu_opens_with_jump_charge_drive_and_detect_then_the_rest_under_headings(cast):
+    ship = ShipFactory(campaign=cast.campaign, name="Waterloo", kind="jumpship")
+    html = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
+    menu = menu_of(html, ship.code)
+    assert menu[0] == ("", ["Jump", "Charge drive", "Detect emergence"])
+    headings = [heading for heading, _ in menu[1:]]
+    assert headings[:2] == ["Jump drives", "Sensors"]
+    assert all(headings), "every section after the first has a heading"
+    labels = [label for _, labels in menu for label in labels]
+    assert len(labels) == len(set(labels)) == len(families.bindings_for(ship))
+    assert dict(menu[1:])["Jump drives"] == [
+        "Non-standard jump plot",
+        "Objects in the K-F field",
+        "Non-standard arrival",
+    ]
+
+
+def test_a_fighter_squadrons_menu_opens_with_its_overburn_and_has_no_jump(cast):
+    squadron = ShipFactory(
+        campaign=cast.campaign, kind="fighter_squadron", kf_integrity=0, kf_integrity_max=0
+    )
+    html = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
+    menu = menu_of(html, squadron.code)
+    assert menu[0][1][0] == "Overburn (End Phase)"
+    assert "Jump" not in [label for _, labels in menu for label in labels]
+
+
+def test_the_menu_is_a_button_that_says_whether_it_is_open_and_what_it_controls(cast):
+    ship = ShipFactory(campaign=cast.campaign, name="Waterloo")
+    html = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
+    button = re.search(r'<button[^>]*aria-label="Roll for Waterloo"[^>]*>', html).group(0)
+    assert 'aria-expanded="false"' in button and f'aria-controls="menu-{ship.code}"' in button
+    assert re.search(rf'<div class="menu-panel" id="menu-{ship.code}" data-menu-panel hidden>', html)
+
+
+def test_menu_ranks_are_declared_once_and_name_real_procedures():
+    import rules
+
+    ranked = [pid for f in families.FAMILIES for pid in f.menu_first]
+    assert len(ranked) == len(set(ranked))
+    for procedure_id in ranked:
+        rules.get(procedure_id)  # an unknown id raises
