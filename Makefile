@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run test install chromium lint bench clean-db
+.PHONY: run test install chromium lint bench clean-db screenshots
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -43,3 +43,7 @@ lint: $(STAMP)
 ## Rules-engine figures: median resolve and odds time per procedure
 bench: $(STAMP)
 	$(PY) manage.py bench_rules
+
+## PNGs of the dashboard, a procedure, a result, the log and the player page (1366 and 390 px) in docs/screenshots/
+screenshots: $(STAMP) chromium
+	REFEREE_CHROMIUM=$(CHROMIUM) $(PY) scripts/screenshots.py
