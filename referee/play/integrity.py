@@ -21,12 +21,14 @@ from .models import (
     GENESIS_HASH,
     HASH_SCHEMES,
     MAX_DIGITS,
+    PENDING_DIGEST_SCHEME,
     LogEntry,
     UnrecordableValue,
     canonical,
     canonical_json,
     chain_hash,
     log_key,
+    pending_digest,
 )
 
 EXPORT_FORMAT = "referee-log/1"
@@ -37,14 +39,20 @@ UNHASHED_NUMBER_SCHEME = 3
 HASH_TEXT = re.compile(r"[0-9a-f]{64}")
 
 
-def entry_json(entry: LogEntry) -> dict:
+def entry_json(entry: LogEntry, role: str = "gm") -> dict:
     """An entry as exported: what its hash covers, plus its place in the chain (and its
-    number as its reader sees it, ``entry.number``, where the hash does not cover it)."""
+    number as its reader sees it, ``entry.number``, where the hash does not cover it).
+    From hash scheme 4 on, the changes left to the GM are in plain words for the GM and
+    left out for players (their digest is what the hash covers)."""
     payload = entry.hash_payload()
     number = {"seq": entry.number} if "seq" not in payload else {}
+    words = {}
+    if entry.hash_scheme >= PENDING_DIGEST_SCHEME:
+        words = {"pending": entry.pending_words if role == "gm" else []}
     return {
         **number,
         **payload,
+        **words,
         "revealed_at": entry.revealed_at.isoformat(timespec="microseconds") if entry.revealed_at else None,
         "prev_hash": entry.prev_hash,
         "hash": entry.hash,
@@ -109,8 +117,11 @@ class ChainReport:
 
 
 def payload_of(entry: dict) -> dict:
-    """What the hash of an exported entry covers."""
+    """What the hash of an exported entry covers (from scheme 4 on, not the changes left to
+    the GM as the GM's copy words them: their digest stands for them)."""
     unhashed = CHAIN_KEYS | ({"seq"} if _scheme(entry) >= UNHASHED_NUMBER_SCHEME else set())
+    if _scheme(entry) >= PENDING_DIGEST_SCHEME:
+        unhashed |= {"pending"}
     return {k: v for k, v in entry.items() if k not in unhashed}
 
 
@@ -165,7 +176,7 @@ def _stored_hash(prev_hash: str, payload: dict) -> str:
         prev_hash + json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     ).encode()
     scheme = payload.get("hash_scheme", 1)
-    if scheme in (2, 3):
+    if scheme in (2, 3, 4):
         return hmac.digest(log_key(), text, "sha256").hex()
     return chain_hash(prev_hash, payload)
 
@@ -437,5 +448,33 @@ def campaign_entries(campaign: Campaign) -> Iterator[dict]:
 
 
 def verify_campaign(campaign: Campaign, *, head: str | None = None) -> ChainReport:
-    """Recompute a campaign's whole chain from what the database holds now."""
-    return verify_entries(campaign_entries(campaign), campaign_code=str(campaign.code), head=head)
+    """Recompute a campaign's whole chain from what the database holds now, and (hash
+    scheme 4) that each entry's changes left to the GM still match the digest its hash covers."""
+    report = verify_entries(campaign_entries(campaign), campaign_code=str(campaign.code), head=head)
+    if report.problem is not None:
+        return report
+    rows = (
+        LogEntry.objects.in_campaign(campaign)
+        .filter(hash_scheme__gte=PENDING_DIGEST_SCHEME)
+        .order_by("seq")
+        .values_list("seq", "nonce", "pending", "pending_digest", "turn", "procedure", "title")
+        .iterator(chunk_size=2000)
+    )
+    for seq, nonce, pending, digest, turn, procedure, title in rows:
+        if not hmac.compare_digest(pending_digest(nonce, pending), digest):
+            entry = {"turn": turn, "procedure": procedure, "title": title}
+            reason = "its changes left to the GM are not those its hash covers (they were rewritten)"
+            return _replace_problem(report, Break(seq, reason, entry))
+    return report
+
+
+def _replace_problem(report: ChainReport, problem: Break) -> ChainReport:
+    return ChainReport(
+        checked=report.checked,
+        partial=report.partial,
+        missing=report.missing,
+        missing_seqs=report.missing_seqs,
+        gaps_before=report.gaps_before,
+        problem=problem,
+        end_confirmed=report.end_confirmed,
+    )

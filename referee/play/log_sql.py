@@ -27,7 +27,7 @@ def _iso(column: str) -> str:
 _COMMON_FIELDS = f"""'campaign_code', %(code)s::text, 'turn', e.turn, 'phase', e.phase,
     'game_time', {_iso("e.game_time")}, 'procedure', e.procedure, 'title', e.title,
     'inputs', e.inputs, 'rolls', e.rolls, 'result', e.result, 'effects', e.effects,
-    'pending', e.pending, 'summary', e.summary, 'reference', e.reference,
+    'summary', e.summary, 'reference', e.reference,
     'actor_name', e.actor_name, 'visibility', e.visibility,
     'created_at', {_iso("e.created_at")},
     'revealed_at', CASE WHEN e.revealed_at IS NULL THEN NULL ELSE {_iso("e.revealed_at")} END,
@@ -35,13 +35,20 @@ _COMMON_FIELDS = f"""'campaign_code', %(code)s::text, 'turn', e.turn, 'phase', e
 # Entries of the first hash scheme carry neither a scheme nor a nonce, entries of the
 # first two hash their seq (``LogEntry.hash_payload``). Entries of the third do not: their
 # seq is the entry's number as the export's reader sees it (``Selection.number``).
-ENTRY_JSON = f"""CASE WHEN e.hash_scheme >= 3
+# From the fourth, the changes left to the GM are covered by their digest: the GM's copy
+# words them (records by name), a player's copy leaves them out (``%(gm)s``).
+ENTRY_JSON = f"""CASE WHEN e.hash_scheme >= 4
     THEN json_build_object('seq', e.number, 'hash_scheme', e.hash_scheme, 'nonce', e.nonce,
-        'reversal_of_hash', e.reversal_of_hash, {_COMMON_FIELDS})::text
+        'reversal_of_hash', e.reversal_of_hash, 'pending_digest', e.pending_digest,
+        'pending', CASE WHEN %(gm)s THEN e.pending_words ELSE '[]'::jsonb END, {_COMMON_FIELDS})::text
+    WHEN e.hash_scheme = 3
+    THEN json_build_object('seq', e.number, 'hash_scheme', e.hash_scheme, 'nonce', e.nonce,
+        'reversal_of_hash', e.reversal_of_hash, 'pending', e.pending, {_COMMON_FIELDS})::text
     WHEN e.hash_scheme = 2
     THEN json_build_object('seq', e.seq, 'hash_scheme', e.hash_scheme, 'nonce', e.nonce,
-        'reversal_of_seq', e.reversal_of_seq, {_COMMON_FIELDS})::text
-    ELSE json_build_object('seq', e.seq, 'reversal_of_seq', e.reversal_of_seq, {_COMMON_FIELDS})::text END"""
+        'reversal_of_seq', e.reversal_of_seq, 'pending', e.pending, {_COMMON_FIELDS})::text
+    ELSE json_build_object('seq', e.seq, 'reversal_of_seq', e.reversal_of_seq, 'pending', e.pending,
+        {_COMMON_FIELDS})::text END"""
 
 
 class Selection:
@@ -50,7 +57,12 @@ class Selection:
 
     def __init__(self, campaign: Campaign, role: str, first_turn: int | None, last_turn: int | None):
         self.campaign = campaign
-        self.params: dict = {"campaign": campaign.pk, "code": str(campaign.code), "batch": BATCH}
+        self.params: dict = {
+            "campaign": campaign.pk,
+            "code": str(campaign.code),
+            "batch": BATCH,
+            "gm": role == "gm",
+        }
         where = ["e.campaign_id = %(campaign)s", "e.seq > %(after)s", "e.seq <= %(upto)s"]
         if role != "gm":
             where.append("(e.visibility = 'everyone' OR e.revealed_at IS NOT NULL)")

@@ -29,9 +29,13 @@ GENESIS_HASH = "0" * 64
 # prev_hash and a rewrite cannot be re-hashed without the key. 3: as 2, but the hashed
 # text holds no number of the log's own (no seq; an undo names the entry it undoes by
 # that entry's hash), so a player's copy can number entries as the player sees them and
-# still verify, without showing how many hidden entries lie between.
-HASH_SCHEME = 3
-HASH_SCHEMES = (1, 2, 3)
+# still verify, without showing how many hidden entries lie between. 4: as 3, but the
+# changes left to the GM (``pending``) are covered by a keyed digest of them
+# (``pending_digest``) instead of themselves, so an export carries them in plain words
+# for the GM and not at all for players, and still verifies.
+HASH_SCHEME = 4
+HASH_SCHEMES = (1, 2, 3, 4)
+PENDING_DIGEST_SCHEME = 4
 # Integers beyond this many digits are refused rather than recorded (PostgreSQL keeps
 # them, but Python will not read back an integer of more than 4300 digits). The largest
 # float, 1.8e308, is stored as an integer of 309 digits.
@@ -163,6 +167,12 @@ class LogEntry(CampaignScoped):
     result = models.JSONField(default=dict)
     effects = models.JSONField(default=list, help_text="Applied changes: target, field, before, after")
     pending = models.JSONField(default=list, help_text="Effects the GM applies by hand")
+    pending_words = models.JSONField(
+        default=list, blank=True, help_text="The effects left to the GM in plain words, records by name"
+    )
+    pending_digest = models.CharField(
+        max_length=64, blank=True, default="", help_text="Keyed digest of the effects left to the GM"
+    )
     summary = models.TextField()
     reference = models.CharField(max_length=300, blank=True)
     actor = models.ForeignKey(
@@ -272,7 +282,11 @@ class LogEntry(CampaignScoped):
             rolls=self.rolls,
             result=self.result,
             effects=self.effects,
-            pending=self.pending,
+            **(
+                {"pending_digest": self.pending_digest}
+                if self.hash_scheme >= PENDING_DIGEST_SCHEME
+                else {"pending": self.pending}
+            ),
             summary=self.summary,
             reference=self.reference,
             actor_name=self.actor_name,
@@ -385,6 +399,13 @@ def log_key() -> bytes:
     return _log_key(getattr(settings, "LOG_HMAC_KEY", "") or settings.SECRET_KEY)
 
 
+def pending_digest(nonce: str, pending: list) -> str:
+    """What an entry's hash covers of the effects left to the GM (hash scheme 4): a digest
+    keyed like the chain and salted with the entry's nonce, which names nothing."""
+    text = ("pending\0" + nonce + canonical_json({"pending": pending})).encode()
+    return hmac.new(log_key(), text, hashlib.sha256).hexdigest()
+
+
 def chain_hash(prev_hash: str, payload: dict) -> str:
     """The hash of an entry: over the previous hash and the canonical JSON of the entry,
     keyed with the server's log key for entries of scheme 2 and 3 (the scheme is in the payload)."""
@@ -392,6 +413,6 @@ def chain_hash(prev_hash: str, payload: dict) -> str:
     scheme = payload.get("hash_scheme", 1)
     if scheme == 1:
         return hashlib.sha256(text).hexdigest()
-    if scheme in (2, 3):
+    if scheme in (2, 3, 4):
         return hmac.new(log_key(), text, hashlib.sha256).hexdigest()
     raise UnrecordableValue(f"unknown hash scheme {scheme!r}")

@@ -67,6 +67,27 @@ def _can_land(binding, role, effect: dict) -> bool:
     return role is not None and _direct_rule(role.model, name) is not None
 
 
+def described(procedure: str, inputs: dict, effect: dict, namer: wording.Namer) -> str:
+    """A change left to the GM in plain words, naming the record it concerns where one
+    filled its role: ``Cerberus (booby trap): set speed to 32``."""
+    text = wording.pending(effect, namer)
+    try:
+        role = _role_for(families.binding(procedure), effect)
+    except rules.InputError:
+        role = None
+    chosen = inputs.get(f"@{role.name}") if role is not None else None
+    if isinstance(chosen, dict) and chosen.get("name"):
+        head, _, rest = text.partition(": ")
+        return f"{chosen['name']} ({head.lower()}): {rest}" if rest else f"{chosen['name']}: {text}"
+    return text
+
+
+def words(procedure: str, inputs: dict, pending: list, campaign) -> list[str]:
+    """Every change left to the GM in plain words, as the GM reads them (players never do)."""
+    namer = wording.Namer(campaign, "gm")
+    return [described(procedure, inputs, effect, namer) for effect in pending]
+
+
 def attach(entries, campaign) -> None:
     """Give each entry with pending effects its ``pending_effects``: one query for the
     rulings, one per kind of record offered where none was chosen at the roll."""

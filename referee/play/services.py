@@ -31,7 +31,9 @@ from .models import (
     canonical,
     chain_hash,
     new_nonce,
+    pending_digest,
 )
+from .pending import words as pending_words
 
 PHASE_ORDER = [Phase.INITIATIVE, Phase.MOVEMENT, Phase.COMBAT, Phase.END]
 
@@ -97,6 +99,8 @@ def log_append(
     except UnrecordableValue as error:
         raise PlayError(f"This cannot be recorded in the turn log: {error}.") from None
     _check_entry_size(inputs, rolls, result, effects, pending, summary, title)
+    nonce = new_nonce()
+    words = canonical(pending_words(procedure, inputs, pending, campaign)) if pending else []
     last = LogEntry.objects.filter(campaign=campaign).order_by("-seq").only("seq", "hash").first()
     entry = LogEntry(
         campaign=campaign,
@@ -111,6 +115,8 @@ def log_append(
         result=result,
         effects=effects,
         pending=pending,
+        pending_words=words,
+        pending_digest=pending_digest(nonce, pending),
         summary=summary,
         reference=reference,
         actor=actor,
@@ -120,7 +126,7 @@ def log_append(
         request_key=request_key,
         created_at=timezone.now(),
         hash_scheme=HASH_SCHEME,
-        nonce=new_nonce(),
+        nonce=nonce,
         prev_hash=last.hash if last else GENESIS_HASH,
     )
     entry.hash = chain_hash(entry.prev_hash, entry.hash_payload())

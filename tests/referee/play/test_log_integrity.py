@@ -93,6 +93,8 @@ OTHER_VALUES = {
     "result": """'{"mishap": false}'::jsonb""",
     "effects": """'[{"forged": true}]'::jsonb""",
     "pending": """'[{"x": 1}]'::jsonb""",
+    "pending_words": """'["forged words"]'::jsonb""",
+    "pending_digest": "repeat('c', 64)",
     "summary": "summary || ' (edited)'",
     "reference": "reference || 'x'",
     "actor_name": "'somebody else'",
