@@ -110,7 +110,7 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
-            "builtins": ["template_partials.templatetags.partials"],
+            "builtins": ["template_partials.templatetags.partials", "referee.play.templatetags.fragments"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -122,6 +122,20 @@ TEMPLATES = [
 
 
 FORM_RENDERER = "referee.forms.FormRenderer"
+
+# Rendered panels, kept per campaign version, role and user (referee/play/fragments.py).
+# Files on the host: every worker of a server shares them, and nothing but the key keeps
+# them right, so servers on other hosts keep their own. FRAGMENT_CACHE_DIR moves them
+# where the server can write (the container's image sets one under /tmp).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "fragments": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("FRAGMENT_CACHE_DIR", str(VAR_DIR / "cache" / "fragments")),
+        "TIMEOUT": 24 * 3600,
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    },
+}
 
 
 def database_settings() -> dict:

@@ -111,19 +111,16 @@ def with_actions(campaign: Campaign, objects) -> list:
     ``obj.actions``, the same (label, url) pairs in that order."""
     objects = list(objects)
     families.prepare_menus(objects)  # what the menus need, read for all the objects at once
+    urls: dict[str, str] = {}  # each procedure's URL reversed once, not once per record
+
+    def url(procedure_id: str) -> str:
+        if procedure_id not in urls:
+            urls[procedure_id] = reverse("play:procedure", args=[campaign.code, procedure_id])
+        return urls[procedure_id]
+
     for obj in objects:
         obj.menu = [
-            (
-                heading,
-                [
-                    (
-                        b.label,
-                        reverse("play:procedure", args=[campaign.code, b.procedure_id])
-                        + f"?{b.roles[0].name}={obj.code}",
-                    )
-                    for b in found
-                ],
-            )
+            (heading, [(b.label, f"{url(b.procedure_id)}?{b.roles[0].name}={obj.code}") for b in found])
             for heading, found in families.menu(families.bindings_for(obj))
         ]
         obj.actions = [action for _, actions in obj.menu for action in actions]
@@ -151,12 +148,27 @@ def markers_panel(campaign: Campaign) -> list:
     return with_actions(campaign, Marker.objects.in_campaign(campaign).select_related("ship"))
 
 
+class Lazy:
+    """A context value read from the database when a template first uses it: a panel the
+    fragment cache serves (``{% fragment %}``) never does. Templates call it (as they call
+    any callable they look up); the value is computed once."""
+
+    def __init__(self, compute, *args):
+        self._compute, self._args = compute, args
+
+    def __call__(self):
+        if self._compute is not None:
+            self._value = self._compute(*self._args)
+            self._compute = self._args = None
+        return self._value
+
+
 def panels_context(campaign: Campaign) -> dict:
     """Every family's dashboard panels, each panel's context under its name, and the
-    panels in their groups (``groups``)."""
+    panels in their groups (``groups``), each read only when the page renders it."""
     panels = families.panels()
-    context = {p.name: p.context(campaign) for p in panels}
-    return {"groups": dashboard_groups(panels, context), **context}
+    context = {p.name: Lazy(p.context, campaign) for p in panels}
+    return {"groups": Lazy(dashboard_groups, panels, context), **context}
 
 
 def dashboard_groups(panels: list, context: dict) -> list[dict]:
@@ -167,7 +179,7 @@ def dashboard_groups(panels: list, context: dict) -> list[dict]:
         members = [p for p in panels if p.group == slug]
         if not members:
             continue
-        records = sum(p.records(context[p.name]) for p in members)
+        records = sum(p.records(context[p.name]()) for p in members)
         groups.append(
             {"slug": slug, "title": title, "panels": members, "records": records, "empty": not records}
         )
@@ -180,7 +192,7 @@ def dashboard_context(campaign: Campaign) -> dict:
         "campaign": campaign,
         "role": "gm",
         "kinds": families.kinds(),
-        "page": log_page(campaign, "gm", 1),
+        "page": Lazy(log_page, campaign, "gm", 1),
         # Unrevoked links, and those that ran out this past week (so the GM sees why one stopped).
         "invites": campaign.invites.filter(
             revoked_at__isnull=True, expires_at__gt=timezone.now() - timedelta(days=7)
@@ -196,8 +208,8 @@ def player_context(campaign: Campaign) -> dict:
     return {
         "campaign": campaign,
         "role": "player",
-        "page": log_page(campaign, "player", 1),
+        "page": Lazy(log_page, campaign, "player", 1),
         "ships": Ship.objects.in_campaign(campaign).visible_to("player").select_related("star_system"),
         "units": Unit.objects.in_campaign(campaign).visible_to("player").select_related("landed_on"),
-        "poll_version": poll_version(campaign, "player"),
+        "poll_version": Lazy(poll_version, campaign, "player"),
     }

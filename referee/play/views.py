@@ -24,7 +24,7 @@ from referee.campaigns.models import Campaign
 from . import bindings, exports, families, live, pending, services, sharing, wording
 from .forms import AS_SHARED, ProcedureForm
 from .models import LogEntry, Numbering
-from .selectors import log_page, membership_for_poll, player_context, poll_version
+from .selectors import Lazy, log_page, membership_for_poll, player_context, poll_version
 
 PAGE = "play/procedure.html"
 
@@ -128,7 +128,7 @@ def _page(request: htmx.HtmxHttpRequest, campaign, binding, form, *, refresh: bo
         "form": form,
         "odds": _odds_for(binding, form, time_limit=ODDS_TIME_LIMIT),
         "role": "gm",
-        "page": log_page(campaign, "gm", 1),
+        "page": Lazy(log_page, campaign, "gm", 1),
     }
     if form.is_bound:
         response = htmx.form_card(
@@ -441,7 +441,7 @@ def status_poll(request: htmx.HtmxHttpRequest, code) -> HttpResponse:
     if request.GET.get("v", "") == version or request.GET.get("watch"):
         response = HttpResponse(status=204)
     else:
-        context = {**player_context(campaign), "role": role, "page": log_page(campaign, role, 1)}
+        context = {**player_context(campaign), "role": role, "page": Lazy(log_page, campaign, role, 1)}
         context["poll_version"] = version
         response = render(request, "campaigns/player.html#status-panel", context)
     response["X-Campaign-Version"] = version

@@ -1,0 +1,98 @@
+"""Rendered pieces of pages, kept while the campaign they show has not changed.
+
+A fragment (``{% fragment "ships-panel" %}…{% endfragment %}``, from the ``fragments``
+template library) is rendered once per campaign version and kept in the ``fragments``
+cache. Its key names:
+
+- the code the fragment was rendered by (a digest of the templates and the Python source,
+  so a deployment never serves what its predecessor rendered);
+- the campaign: its id, code and creation time (a database made afresh, or a campaign
+  restored elsewhere, never meets another's fragments) and its ``state_version``, which the
+  database moves on every change to anything the campaign holds (``CampaignScoped``);
+- who reads it: the role, and the user (a player's page shows only what that player may
+  see; a GM's fragment is never served to a player, nor one player's to another);
+- whether the request came from HTMX (a refreshed panel closes the page's form slot).
+
+The version must be read before anything is rendered and must still be the version of what
+is rendered, so only GET and HEAD requests read or fill the cache: a POST that changed the
+campaign renders its panels afresh (its campaign object still holds the version it read
+before the change). A fragment rendered while another request changed the campaign is kept
+under the older version, which no later request reads.
+
+Every process of every app server may keep its own copy (the cache is files on the host);
+the key, not the cache, is what keeps fragments right, so two app servers never disagree
+for longer than one request. CSRF tokens differ per visitor: a fragment is rendered with a
+placeholder in their place and each request puts its own token in."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from functools import cache
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import caches
+from django.utils.safestring import SafeString, mark_safe
+
+logger = logging.getLogger(__name__)
+
+CACHE_ALIAS = "fragments"
+# No text the app stores can hold a NUL (PostgreSQL refuses it), so nothing rendered from
+# the campaign can look like the placeholder.
+CSRF_PLACEHOLDER = "\x00csrf-token\x00"
+ROLES = ("gm", "player")
+
+
+@cache
+def code_digest() -> str:
+    """A digest of the templates and the Python source this process renders with."""
+    base = Path(settings.BASE_DIR)
+    digest = hashlib.sha256()
+    for folder, pattern in (("templates", "*.html"), ("referee", "*.py"), ("rules", "*.py")):
+        for path in sorted((base / folder).rglob(pattern)):
+            digest.update(str(path.relative_to(base)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def key_for(context, name: str) -> str | None:
+    """The fragment's cache key, or None when this rendering must not use the cache."""
+    request = context.get("request")
+    campaign = context.get("campaign")
+    role = context.get("role")
+    if request is None or campaign is None or role not in ROLES:
+        return None
+    if request.method not in ("GET", "HEAD"):
+        return None
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    htmx = "htmx" if getattr(request, "htmx", False) else "page"
+    created = campaign.created_at.timestamp() if campaign.created_at else 0
+    return (
+        f"{code_digest()}:{campaign.pk}:{campaign.code}:{created:.6f}:{campaign.state_version}"
+        f":{role}:{user.pk}:{htmx}:{name}"
+    )
+
+
+def get(key: str) -> str | None:
+    try:
+        return caches[CACHE_ALIAS].get(key)
+    except OSError:  # a cache folder the server cannot read: render, as without a cache
+        logger.warning("The fragment cache could not be read.", exc_info=True)
+        return None
+
+
+def put(key: str, html: str) -> None:
+    try:
+        caches[CACHE_ALIAS].set(key, html)
+    except OSError:
+        logger.warning("The fragment cache could not be written.", exc_info=True)
+
+
+def with_csrf(html: str, context) -> SafeString:
+    """The fragment with this request's CSRF token where the placeholder stands."""
+    if CSRF_PLACEHOLDER in html:
+        html = html.replace(CSRF_PLACEHOLDER, str(context.get("csrf_token", "")))
+    return mark_safe(html)  # rendered by the template engine, which escaped what it holds
