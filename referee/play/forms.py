@@ -12,6 +12,7 @@ from django import forms
 import rules
 from referee.campaigns.forms import InputLimitsMixin, LimitedJSONField
 from referee.campaigns.models import Campaign
+from referee.forms import Select
 
 from . import wording
 from .bindings import Binding
@@ -128,6 +129,7 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
             fields[role.name] = forms.ModelChoiceField(
                 queryset=role.choices(campaign),
                 to_field_name="code",
+                widget=Select,
                 label=role.label,
                 required=role.required and not odds_only,  # odds need only the numbers
             )
@@ -135,6 +137,7 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
             fields[extra.name] = forms.ModelChoiceField(
                 queryset=extra.model.objects.in_campaign(campaign),
                 to_field_name="code",
+                widget=Select,
                 label=extra.label,
                 help_text=extra.help,
                 required=False,
