@@ -36,7 +36,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
-from referee.bench import fill, live
+from referee.bench import cpu, fill, live
 
 BASE_DIR = Path(settings.BASE_DIR)
 
@@ -370,20 +370,59 @@ class Bench:
             )
 
     def _scaling(self, wrk: str, env: dict, base: str, data: dict, results: dict) -> None:
+        """One app server, then two, against the one database, each run with where its CPU
+        went: the servers, the database's backends, wrk, and the rest of the machine."""
         second = self._start_server(env, self.opts["workers"])
         self.say("")
         self.say(
-            "Two app servers against the one PostgreSQL "
-            f"({self.opts['workers']} workers each, wrk -c{self.opts['connections']} on each):"
+            "One app server, then two, against the one PostgreSQL "
+            f"({self.opts['workers']} workers each, wrk -c{self.opts['connections']} on each), "
+            "and the CPU seconds each part used per second of the run:"
         )
-        self.say(f"{'What':<45}{'one':>9}{'two':>9}{'gain':>9}")
+        self.say(
+            f"{'What':<45}{'servers':>8}{'req/s':>8}{'gain':>7}"
+            f"{'app':>7}{'PG':>7}{'wrk':>7}{'other':>7}{'idle':>7}"
+        )
+        cores = os.cpu_count() or 1
         for target in self._targets(data, self._poll_version(base, data)):  # resolve moved it on
             if target.name not in ("player status poll, nothing changed (204)", "player page"):
                 continue
-            both = self._wrk_repeat(wrk, [base, second], target)
-            one = results[target.name].median_rps or 1.0
-            self.say(f"{target.name:<45}{one:>9.0f}{both.median_rps:>9.0f}{both.median_rps / one:>8.2f}×")
-        self.say(f"(this machine has {os.cpu_count()} cores for wrk, both servers and PostgreSQL)")
+            one = None
+            for bases in ([base], [base, second]):
+                before, started = cpu.sample(), time.monotonic()
+                measured = self._wrk_repeat(wrk, bases, target)
+                wall = time.monotonic() - started
+                parts = cpu.spent(
+                    before,
+                    cpu.sample(),
+                    server_groups={server.pid for server in self.servers},
+                    database_pids=self._database_pids(),
+                )
+                one = one or measured.median_rps or 1.0
+                idle = max(cores * wall - sum(parts.values()), 0.0)
+                shares = "".join(f"{value / wall:>7.2f}" for value in (*parts.values(), idle))
+                self.say(
+                    f"{target.name:<45}{len(bases):>8}{measured.median_rps:>8.0f}"
+                    f"{measured.median_rps / one:>6.2f}×{shares}"
+                )
+        self.say(
+            f"(CPU in cores: this machine has {cores}, shared by wrk, both servers, PostgreSQL and "
+            "whatever else runs; 'other' is everything else on the machine meanwhile)"
+        )
+
+    def _database_pids(self) -> set[int]:
+        """The PostgreSQL backends serving the throwaway database (the servers' connections)."""
+        db = self._owner()
+        params = {
+            "dbname": db["NAME"],
+            "user": db.get("USER") or None,
+            "password": db.get("PASSWORD") or None,
+            "host": db.get("HOST") or None,
+            "port": db.get("PORT") or None,
+        }
+        with psycopg.connect(**{k: v for k, v in params.items() if v}, autocommit=True) as admin:
+            rows = admin.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.db_name])
+            return {pid for (pid,) in rows}
 
     def _live_view(self, env: dict, data: dict) -> None:
         live.measure(self, env, data)
