@@ -588,17 +588,27 @@ def _import_reverse(campaign: Campaign, entry: LogEntry, actor) -> LogEntry:
     """Undo an import: every record it created goes, unless one was changed or deleted since."""
     created: dict[str, list[str]] = entry.inputs.get("@created", {})
     codes = {code for group in created.values() for code in group}
-    later = LogEntry.objects.filter(
-        campaign=campaign, seq__gt=entry.seq, reversal_of__isnull=True, reversed_by__isnull=True
-    ).order_by("seq")
-    for other in later.only("seq", "title", "effects", "inputs").iterator():
-        touched = {c.get("code") for c in other.effects or [] if isinstance(c, dict)}
-        touched.add(((other.inputs or {}).get("@record") or {}).get("code"))
-        if touched & codes:
-            raise PlayError(
-                f"Cannot undo #{entry.seq}: #{other.seq} ({other.title}) changed what it imported since. "
-                f"Undo #{other.seq} first."
-            )
+    # One pass over the later entries, in the database: the first that changed (or deleted) one
+    # of the imported records and still stands.
+    touching = (
+        "EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(play_logentry.effects) = 'array' "
+        "THEN play_logentry.effects ELSE '[]'::jsonb END) AS change WHERE change->>'code' = ANY(%s)) "
+        "OR play_logentry.inputs->'@record'->>'code' = ANY(%s)"
+    )
+    other = (
+        LogEntry.objects.filter(
+            campaign=campaign, seq__gt=entry.seq, reversal_of__isnull=True, reversed_by__isnull=True
+        )
+        .extra(where=[touching], params=[sorted(codes), sorted(codes)])
+        .order_by("seq")
+        .only("seq", "title")
+        .first()
+    )
+    if other is not None:
+        raise PlayError(
+            f"Cannot undo #{entry.seq}: #{other.seq} ({other.title}) changed what it imported since. "
+            f"Undo #{other.seq} first."
+        )
     doomed = []
     for target, group in created.items():
         model = _model_for(target)
