@@ -74,17 +74,25 @@ def unit_files_import(request: htmx.HtmxHttpRequest, campaign: Campaign) -> Http
     context = _context(campaign, UnitFileImportForm(), imported=imported, problems=problems)
     response = htmx.page(request, TEMPLATE, context, partial="form")
     if request.htmx:
-        response.write(_panels_out_of_band(request, campaign))
+        response.write(_panels_out_of_band(request, campaign, designs=form.cleaned_data["as_designs"]))
     return htmx.campaign_changed(response)
 
 
-def _panels_out_of_band(request: htmx.HtmxHttpRequest, campaign: Campaign) -> str:
-    """The dashboard's Ships and Units panels, refreshed beside the import card (HTMX swaps
-    each into the element of its id), so what was imported shows at once."""
+PANELS = {
+    "ships": "campaigns/dashboard.html#ships-panel",
+    "units": "campaigns/dashboard.html#units-panel",
+    "designs": "sheets/panel.html#designs-panel",
+}
+_CLOSE_SLOT = '<div id="form-slot" hx-swap-oob="true"></div>'
+
+
+def _panels_out_of_band(request: htmx.HtmxHttpRequest, campaign: Campaign, *, designs: bool) -> str:
+    """The dashboard panels the import changed, refreshed beside the import card (HTMX swaps
+    each into the element of its id), so what was imported shows at once; the card stays."""
     panels = {**dashboard_context(campaign), "keep_form_slot": True}
     out = []
-    for slug in ("ships", "units"):
-        html = render_to_string(f"campaigns/dashboard.html#{slug}-panel", panels, request=request)
+    for slug in ("designs",) if designs else ("ships", "units"):
+        html = render_to_string(PANELS[slug], panels, request=request).replace(_CLOSE_SLOT, "")
         out.append(html.replace(f'id="{slug}-panel"', f'id="{slug}-panel" hx-swap-oob="true"', 1))
     return "".join(out)
 

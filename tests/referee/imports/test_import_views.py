@@ -165,6 +165,9 @@ def test_files_can_become_designs_instead_of_records(cast):
     ]  # fmt: skip
     assert not Unit.objects.exists()
     assert Design.objects.filter(unit_type="mech").count() == 2
+    page = client.post(url(cast), {"files": upload(VICTOR), "as_designs": "on"}, **htmx()).content.decode()
+    assert "Victor VTR-9K (3)" in page.split('id="designs-panel" hx-swap-oob="true"', 1)[1]
+    assert 'id="form-slot" hx-swap-oob' not in page
 
 
 def test_undo_of_an_import_removes_what_it_created(cast):
