@@ -264,3 +264,16 @@ def test_a_record_without_a_sheet_has_nothing_to_export(cast):
     unit = UnitFactory(campaign=cast.campaign)
     assert _export(cast, "gm", unit, "units").status_code == 404
     assert _export(cast, "gm", unit, "characters").status_code == 404
+
+
+def test_every_imported_record_shows_its_record_sheet_page(cast):
+    data = zipped([(p.name, p.read_bytes()) for p in sorted(SAMPLES.iterdir())])
+    client = cast.client("gm")
+    client.post(url(cast), {"files": [data]})
+    records = [*Unit.objects.filter(campaign=cast.campaign), *Ship.objects.filter(campaign=cast.campaign)]
+    assert len(records) == 12
+    for record in records:
+        slug = "units" if isinstance(record, Unit) else "ships"
+        page = client.get(reverse("sheets:sheet", args=[cast.campaign.code, slug, record.code]))
+        assert page.status_code == 200, record.name
+        assert record.name in page.content.decode()
