@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django import forms
 
 from referee.unitfiles.files import MAX_ZIP_BYTES
@@ -50,6 +52,13 @@ class UnitFileImportForm(forms.Form):
         label="Keep them as designs, to start new records from, instead of creating records",
         required=False,
     )
+
+    # One import per form shown: a double click (or a resent post) finds the first import's entry.
+    request_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["request_key"].initial = uuid.uuid4()
 
     def clean(self) -> dict:
         data = super().clean()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -46,6 +47,7 @@ class Created:
 class Imported:
     entry: LogEntry
     created: list[Created]
+    again: bool = False  # the same form posted twice: this is the first post's import
 
 
 def record_for(campaign: Campaign, doc: dict) -> Unit | Ship:
@@ -86,7 +88,13 @@ def _free_name(name: str, taken: set[str]) -> str:
 
 @transaction.atomic
 def unit_files_import(
-    *, campaign: Campaign, units: Sequence[ReadUnit], actor, as_designs: bool = False, skipped: int = 0
+    *,
+    campaign: Campaign,
+    units: Sequence[ReadUnit],
+    actor,
+    as_designs: bool = False,
+    skipped: int = 0,
+    request_key: uuid.UUID | None = None,
 ) -> Imported:
     """Create a record (or a design) for each unit read, in one transaction and one log entry.
 
@@ -99,6 +107,10 @@ def unit_files_import(
             f"That is {len(units):,} units; one import takes at most {MAX_IMPORT:,}. Split them over several zips."
         )
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if request_key is not None:
+        earlier = LogEntry.objects.filter(campaign=campaign, request_key=request_key).first()
+        if earlier is not None:
+            return Imported(earlier, [], again=True)
     created: list[Created] = []
     by_model: dict[type, list] = {}
     taken = (
@@ -160,5 +172,6 @@ def unit_files_import(
         },
         effects=effects,
         visibility=Visibility.GM,
+        request_key=request_key,
     )
     return Imported(entry, created)

@@ -67,6 +67,7 @@ def unit_files_import(request: htmx.HtmxHttpRequest, campaign: Campaign) -> Http
             actor=request.user,
             as_designs=form.cleaned_data["as_designs"],
             skipped=len(problems),
+            request_key=form.cleaned_data["request_key"],
         )
     except PlayError as error:
         context = _context(campaign, form, problems=[str(error), *problems], nothing_read=True)

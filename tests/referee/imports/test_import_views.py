@@ -277,3 +277,14 @@ def test_every_imported_record_shows_its_record_sheet_page(cast):
         page = client.get(reverse("sheets:sheet", args=[cast.campaign.code, slug, record.code]))
         assert page.status_code == 200, record.name
         assert record.name in page.content.decode()
+
+
+def test_a_double_click_imports_once(cast):
+    client = cast.client("gm")
+    key = "6f1c1c3e-0000-4000-8000-000000000001"
+    first = client.post(url(cast), {"files": upload(VICTOR), "request_key": key})
+    second = client.post(url(cast), {"files": upload(VICTOR), "request_key": key})
+    assert first.status_code == second.status_code == 200
+    assert Unit.objects.filter(campaign=cast.campaign).count() == 1
+    assert LogEntry.objects.filter(campaign=cast.campaign).count() == 1
+    assert "already sent: nothing more was imported" in second.content.decode()
