@@ -46,10 +46,14 @@ def _iso_short(column: str) -> str:
 
 
 def _shown(value: str) -> str:
-    """A JSON value as a person reads it: numbers and text as they are, yes/no, a dash for nothing."""
+    """A JSON value as a person reads it: numbers and text as they are, yes/no, a dash for
+    nothing; a record sheet by its name (the JSON export holds it whole)."""
     return (
         f"CASE jsonb_typeof({value}) WHEN 'null' THEN '—' "
         f"WHEN 'boolean' THEN CASE WHEN {value} = 'true'::jsonb THEN 'yes' ELSE 'no' END "
+        f"WHEN 'object' THEN CASE WHEN {value} ? 'unit_type' THEN 'the record sheet of ' "
+        f"|| trim(coalesce({value} ->> 'chassis', '') || ' ' || coalesce({value} ->> 'model', '')) "
+        f"ELSE {value} #>> '{{}}' END "
         f"ELSE {value} #>> '{{}}' END"
     )
 

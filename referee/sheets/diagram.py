@@ -114,7 +114,7 @@ def _bars(x: float, y: float, w: float, h: float, boxes: list[Box]) -> SafeStrin
         return mark_safe("")
     gap = 4
     bar_w = (w - gap * (len(boxes) + 1)) / len(boxes)
-    top, height = y + 18, h - 22
+    top, height = y + 30, h - 34
     parts = []
     for i, box in enumerate(boxes):
         bx = x + gap + i * (bar_w + gap)
@@ -166,11 +166,11 @@ def _location(name: str, rect: tuple, boxes: list[Box], loc: dict, test_id: str)
         w,
         h,
         _bars(x, y, w, h, boxes),
-        _n(x + 4),
+        _n(x + w / 2),
         _n(y + 13),
         ABBREVIATIONS.get(name, name),
-        _n(x + w - 4),
-        _n(y + 13),
+        _n(x + w / 2),
+        _n(y + 25),
         numbers,
         strike,
     )

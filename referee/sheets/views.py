@@ -48,6 +48,17 @@ HEAT_SCALE = (
     (8, "+1 modifier to fire"),
     (5, "−1 Movement Points"),
 )
+# Movement as a record sheet lists it (the stored sheet keeps no order of its own).
+MOVEMENT = (
+    ("walk", "walk"),
+    ("run", "run"),
+    ("jump", "jump"),
+    ("cruise", "cruise"),
+    ("flank", "flank"),
+    ("umu", "underwater"),
+    ("safe_thrust", "safe thrust"),
+    ("max_thrust", "maximum thrust"),
+)
 # The MechWarrior's hits and the consciousness roll each calls for.
 PILOT_HITS = ((1, "3"), (2, "5"), (3, "7"), (4, "10"), (5, "11"), (6, "dead"))
 
@@ -79,6 +90,9 @@ def _sheet_context(campaign: Campaign, role: str, kind: str, record, **extra) ->
         "type_label": document.UNIT_TYPES.get(doc.get("unit_type"), ""),
         "diagrams": diagram.diagrams(doc) if doc else [],
         "armour_total": document.armour_total(doc) if doc else 0,
+        "movement": [
+            (label, doc["movement"][key]) for key, label in MOVEMENT if key in doc.get("movement", {})
+        ],
         "heat_scale": [(level, text, heat >= level) for level, text in HEAT_SCALE],
         "heat_cells": [(n, n <= heat and heat > 0) for n in range(31)],
         "pilot_hits": [(n, roll, n <= pilot.get("hits", 0)) for n, roll in PILOT_HITS],

@@ -46,8 +46,10 @@ def test_a_second_claim_is_refused():
 
 
 def test_a_rule_of_the_procedure_comes_before_a_rule_for_every_procedure():
-    assert families.effect_rule("unit", "destroyed") is None  # left to the GM in general
-    assert families.effect_rule("unit", "destroyed", "lowtech.ice_explosion") is not None
+    assert families.effect_rule("unit", "prone") is None  # left to the GM
+    general = families.effect_rule("unit", "destroyed")  # marked on the record sheet
+    scoped = families.effect_rule("unit", "destroyed", "lowtech.ice_explosion")  # the refit keeps it
+    assert general is not None and scoped is not None and scoped is not general
     assert families.effect_rule("ship", "armor.nose") is not None  # a pattern
     assert families.effect_rule("ship", "neutrino.tracking.abc") is None
     assert families.effect_rule("ship", "neutrino.tracking.abc", "sensor.neutrino") is not None

@@ -412,3 +412,19 @@ class TestStartingASheet:
         save = cast.client("gm").post(sheet_url(cast, unit, action="design-save"), {"name": name}, **htmx())
         assert (use.status_code, save.status_code) == (422, 422)
         assert (Unit.objects.count(), Design.objects.count(), LogEntry.objects.count()) == before
+
+
+class TestTheLogReadsPlainly:
+    def test_the_markdown_export_names_the_sheet_and_never_spells_it_out(self, cast):
+        unit = victor(cast)
+        board(cast, unit, [1, 2])
+        response = cast.client("gm").get(reverse("play:export", args=[cast.campaign.code, "md"]))
+        text = b"".join(response.streaming_content).decode()
+        assert "the record sheet of Victor VTR-9K → the record sheet of Victor VTR-9K" in text
+        assert "unit_type" not in text and "{" not in text
+
+    def test_an_undo_of_a_sheet_change_summarises_without_the_sheet(self, cast):
+        unit = victor(cast)
+        entry = board(cast, unit, [1, 2])
+        undo = services.log_entry_reverse(entry=entry, actor=cast.gm)
+        assert "as recorded" in undo.summary and "{" not in undo.summary
