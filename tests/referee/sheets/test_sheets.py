@@ -10,7 +10,7 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.urls import reverse
 
-from referee.fleet.models import Unit
+from referee.fleet.models import Ship, Unit
 from referee.play import services
 from referee.play.models import LogEntry
 from referee.sheets import classes, document
@@ -99,6 +99,24 @@ class TestDamageLandsOnTheSheet:
         assert unit.heat == entry.result["heat"] > 0
         page = cast.client("gm").get(sheet_url(cast, unit))
         assert f'<strong data-testid="heat">{entry.result["heat"]}</strong>' in page.text
+
+    def test_a_landed_units_hull_attack_shows_on_the_ships_sheet(self, cast):
+        ship = ShipFactory(campaign=cast.campaign, kind="jumpship", shared=True, sheet=classes.invader())
+        Ship.objects.filter(pk=ship.pk).update(armor_nose=9, armor_nose_max=9)
+        unit = victor(cast)
+        Unit.objects.filter(pk=unit.pk).update(landed_on=ship)
+        entry = services.procedure_resolve(
+            campaign=cast.campaign,
+            procedure_id="boarding.landed_attack",
+            inputs={"attack": "hull", "location": "nose", "nose_s": 2, "lw_s": 1, "rw_s": 1},
+            dice=[],
+            actor=cast.gm,
+            subjects={"unit": unit.code, "target": ship.code},
+        )
+        assert entry.result["boxes"] == 4
+        page = cast.client("player").get(sheet_url(cast, ship, "ships")).text
+        assert "Nose: armour 5 of 9" in page
+        assert '<tr data-testid="values-nose"><th scope="row">Nose</th><td>5 / 9</td></tr>' in page
 
     def test_the_result_card_names_what_changed_on_the_sheet(self, cast):
         unit = victor(cast)
@@ -253,7 +271,7 @@ class TestTheEditor:
         before = LogEntry.objects.count()
         response = self.post(cast, unit, data)
         assert response.status_code == 422
-        assert words in response.text
+        assert words in response.text and "\x00" not in response.text
         unit.refresh_from_db()
         assert unit.sheet == classes.victor_vtr_9k()
         assert LogEntry.objects.count() == before
