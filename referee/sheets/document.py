@@ -192,7 +192,9 @@ def _number(value: Any, where: str, *, low: float = 0, high: float = MAX_BOXES, 
             try:
                 value = float(value.strip())
             except ValueError:
-                raise SheetError(f"{where} must be a number, not “{_UNSTORABLE.sub('', value)[:40]}”.") from None
+                raise SheetError(
+                    f"{where} must be a number, not “{_UNSTORABLE.sub('', value)[:40]}”."
+                ) from None
         else:
             raise SheetError(f"{where} must be a number.")
     if not math.isfinite(value):
