@@ -9,7 +9,7 @@ from . import effects
 from .bindings import BINDINGS, UPKEEP
 from .forms import BoobyTrapForm
 from .models import BoobyTrap
-from .selectors import PANEL_TEMPLATE, panel_context, traps_to_reload
+from .selectors import PANEL_TEMPLATE, PLAYER_TEMPLATE, panel_context, player_panel_context, traps_to_reload
 
 FAMILY = Family(
     name="boobytraps",
@@ -22,4 +22,5 @@ FAMILY = Family(
     effects=effects.RULES,
     bindings=tuple(BINDINGS),
     end_phase=(EndPhaseStep(UPKEEP, traps_to_reload),),
+    player_panels=(Panel("shared_traps", PLAYER_TEMPLATE, player_panel_context, order=20),),
 )

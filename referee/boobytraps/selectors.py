@@ -27,3 +27,11 @@ def traps_to_reload(campaign) -> list[BoobyTrap]:
 
 def _needs_reload(trap: BoobyTrap) -> bool:
     return any(rack["loaded"] < rack["capacity"] for rack in trap.drone_racks)
+
+
+PLAYER_TEMPLATE = "boobytraps/player_panel.html#shared-traps"
+
+
+def player_panel_context(campaign) -> list[BoobyTrap]:
+    """The booby traps the GM shared: where they are and how they move, nothing of their weapons."""
+    return list(BoobyTrap.objects.in_campaign(campaign).visible_to("player").select_related("star_system"))

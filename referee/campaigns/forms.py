@@ -114,7 +114,7 @@ class CampaignSettingsForm(InputLimitsMixin, forms.ModelForm):
 
     class Meta:
         model = Campaign
-        fields = ["name", "year", "turn_length_s", "clock"]
+        fields = ["name", "year", "turn_length_s", "clock", "player_rolls_wait"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

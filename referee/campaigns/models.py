@@ -62,6 +62,12 @@ class Campaign(models.Model):
     turn_length_s = models.PositiveIntegerField(
         "turn length (seconds)", default=60, help_text="Game time one turn takes."
     )
+    player_rolls_wait = models.BooleanField(
+        "players' rolls wait for the GM",
+        default=True,
+        help_text="When set, a roll a player starts changes nothing until you accept it; "
+        "otherwise its result applies at once.",
+    )
     state_version = models.PositiveBigIntegerField(
         default=0, editable=False, help_text="Bumped by the database on every change players could see."
     )

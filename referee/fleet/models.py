@@ -159,6 +159,11 @@ class Ship(CampaignObject):
         "record sheet", default=dict, blank=True, help_text="The ship's record sheet; empty until it has one."
     )
 
+    @classmethod
+    def owned_by(cls, user) -> Q:
+        """The records ``user`` plays: they may start the procedures these are the subject of."""
+        return Q(owner=user)
+
     class Meta(CampaignObject.Meta):
         constraints = [
             _between("kf_integrity", 0, F("kf_integrity_max"), "ship_kf_integrity_within_max"),
@@ -259,6 +264,10 @@ class Unit(CampaignObject):
         "record sheet", default=dict, blank=True, help_text="The unit's record sheet; empty until it has one."
     )
 
+    @classmethod
+    def owned_by(cls, user) -> Q:
+        return Q(owner=user)
+
     class Meta(CampaignObject.Meta):
         constraints = [
             _between("engine_hits", 0, 3, "unit_engine_hits_0_3"),
@@ -313,6 +322,11 @@ class Character(CampaignObject):
     @classmethod
     def player_visible(cls) -> Q:
         return Q(ship__shared=True) | Q(unit__shared=True)
+
+    @classmethod
+    def owned_by(cls, user) -> Q:
+        """A character is played by whoever owns the ship or unit it serves on."""
+        return Q(ship__owner=user) | Q(unit__owner=user)
 
     def clean(self) -> None:
         if self.ship_id and self.unit_id:

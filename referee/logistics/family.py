@@ -12,6 +12,8 @@ from .forms import ShipStoresForm, UnitRefitForm
 from .models import ShipStores, UnitRefit
 from .selectors import (
     PANEL,
+    PLAYER_TEMPLATE,
+    player_panel_context,
     recruits_context,
     refits_context,
     ships_due_to_eat,
@@ -57,4 +59,5 @@ FAMILY = Family(
         EndPhaseStep(FOOD, ships_due_to_eat, inputs=food_days),
         EndPhaseStep(ICE_EXPLOSION, unchecked_engine_hits),
     ),
+    player_panels=(Panel("shared_stores", PLAYER_TEMPLATE, player_panel_context, order=40),),
 )

@@ -100,3 +100,11 @@ def unchecked_engine_hits(campaign: Campaign):
             if (refit is not None and refit.destroyed) or unit.engine_hits <= checked:
                 break
             yield unit
+
+
+PLAYER_TEMPLATE = "logistics/player_panel.html#shared-stores"
+
+
+def player_panel_context(campaign: Campaign) -> list[ShipStores]:
+    """The stores of shared ships: food, spare parts and fuel as the crew counts them."""
+    return list(ShipStores.objects.in_campaign(campaign).visible_to("player").select_related("ship"))

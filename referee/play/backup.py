@@ -160,9 +160,23 @@ def dump_row(obj: models.Model, fields: list[models.Field], users: set[str]) -> 
             if field.remote_field.model is get_user_model():
                 users.add(value)
             row[field.name] = dump_value(field.remote_field.model._meta.get_field(key), value)
+        elif field is AUDIENCE:  # user ids: written as usernames, mapped like any user on restore
+            names = _usernames(getattr(obj, field.attname))
+            users.update(names)
+            row[field.name] = names
         else:
             row[field.name] = dump_value(field, getattr(obj, field.attname))
     return row
+
+
+AUDIENCE = LogEntry._meta.get_field("audience")
+
+
+def _usernames(ids: list[int]) -> list[str]:
+    found = dict(
+        get_user_model().objects.filter(pk__in=ids).values_list("pk", get_user_model().USERNAME_FIELD)
+    )
+    return [found[i] for i in ids if i in found]  # a deleted user reads nothing any more
 
 
 def _rows(model: type[models.Model], campaign: Campaign, users: set[str]) -> Iterator[dict]:
@@ -210,7 +224,7 @@ def backup_chunks(campaign: Campaign) -> Iterator[str]:
         log_fields = _fields(LogEntry, _campaign_fk(LogEntry))
         entries = (
             LogEntry.objects.in_campaign(campaign)
-            .select_related("actor", "reversal_of")
+            .select_related("actor", "reversal_of", "refers_to")
             .order_by("seq")
             .iterator(chunk_size=CHUNK)
         )
@@ -388,6 +402,11 @@ def _build(
         field = known[name]
         if field.is_relation:
             values[field.attname] = keys.resolve(field, value)
+        elif field is AUDIENCE:
+            if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+                raise RestoreError("a log entry's audience is not a list of usernames")
+            actor = LogEntry._meta.get_field("actor")  # a user key, resolved as the actor's is
+            values[field.attname] = [keys.resolve(actor, name) for name in value]
         else:
             values[field.attname] = load_value(field, value)
     if campaign_fk is not None:

@@ -158,12 +158,18 @@ def _md_line() -> str:
 
 
 def entries_for_export(
-    campaign: Campaign, role: str, first_turn: int | None, last_turn: int | None, *, numbered: bool = False
+    campaign: Campaign,
+    role: str,
+    first_turn: int | None,
+    last_turn: int | None,
+    *,
+    numbered: bool = False,
+    user=None,
 ) -> Selection:
     """What ``role`` may export. The readable exports number entries as their reader does
     (always: ``numbered`` is kept for callers); the JSON export keeps each entry's seq,
     which its hash covers."""
-    return Selection(campaign, role, first_turn, last_turn)
+    return Selection(campaign, role, first_turn, last_turn, user)
 
 
 def csv_chunks(selection: Selection) -> Iterator[str]:

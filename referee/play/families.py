@@ -126,12 +126,16 @@ class Family:
     menu_first: Mapping[str, int] = field(default_factory=dict)
     # Where this family's headings come in a record's menu after those, lowest first.
     menu_rank: int = 100
+    # Read-only panels of the players' page: what the family's records show of what is
+    # shared with players (the context function reads only that). Live like the rest of it.
+    player_panels: tuple[Panel, ...] = ()
 
 
 FAMILIES: list[Family] = []
 _BINDINGS: dict[str, Binding] = {}
 _KINDS: dict[str, Kind] = {}
 _PANELS: list[Panel] = []
+_PLAYER_PANELS: list[Panel] = []
 _TITLES: dict[str, str] = {}
 _RULES: dict[tuple[str, str, str], EffectRule] = {}
 _PATTERNS: list[EffectRule] = []
@@ -169,6 +173,11 @@ def register(family: Family) -> Family:
             raise ValueError(f"panel {panel.name}: no dashboard group {group!r}")
         _PANELS.append(replace(panel, group=group))
     _PANELS.sort(key=lambda p: (p.order, p.name))
+    for panel in family.player_panels:
+        if any(p.name == panel.name for p in _PLAYER_PANELS):
+            raise ValueError(f"player panel {panel.name} declared twice")
+        _PLAYER_PANELS.append(panel)
+    _PLAYER_PANELS.sort(key=lambda p: (p.order, p.name))
     for procedure_family, title in family.procedure_titles.items():
         if procedure_family in _TITLES:
             raise ValueError(f"procedures {procedure_family} have two titles")
@@ -214,6 +223,11 @@ def binding(procedure_id: str) -> Binding:
     An unknown procedure is a ``rules.InputError``."""
     rules.get(procedure_id)
     return _BINDINGS.get(procedure_id) or Binding(procedure_id)
+
+
+def all_bindings() -> list[Binding]:
+    """Every binding of every family, in the order they were found."""
+    return list(_BINDINGS.values())
 
 
 def prepare_menus(objects: list[models.Model]) -> None:
@@ -262,6 +276,10 @@ def kind(slug: str) -> Kind | None:
 
 def panels() -> list[Panel]:
     return list(_PANELS)
+
+
+def player_panels() -> list[Panel]:
+    return list(_PLAYER_PANELS)
 
 
 def procedure_title(procedure_family: str) -> str:

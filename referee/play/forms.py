@@ -95,6 +95,17 @@ def _number(text: str):
 AS_SHARED = "shared"
 
 
+def players_of(campaign: Campaign):
+    """The campaign's players, for a whisper's audience."""
+    from django.contrib.auth import get_user_model
+
+    return (
+        get_user_model()
+        .objects.filter(memberships__campaign=campaign, memberships__role="player")
+        .order_by("username")
+    )
+
+
 class ProcedureForm(InputLimitsMixin, forms.Form):
     """Roles (which ship, which target), extras, the engine's inputs, and how to roll."""
 
@@ -104,9 +115,19 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
         help_text="For “Enter dice”: every die in the order the procedure rolls them, e.g. 6 6 2 3.",
     )
     visibility = forms.ChoiceField(
-        choices=[(AS_SHARED, "As shared: GM only if it involves an unshared record"), *Visibility.choices],
+        choices=[
+            (AS_SHARED, "As shared: GM only if it involves an unshared record"),
+            *[(v, label) for v, label in Visibility.choices if v != Visibility.BLIND],
+        ],
         initial=AS_SHARED,
         required=False,
+    )
+    audience = forms.ModelMultipleChoiceField(
+        queryset=None,
+        required=False,
+        label="Chosen players",
+        help_text="For “GM and chosen players”: who besides you reads the entry.",
+        widget=forms.CheckboxSelectMultiple,
     )
     gm_ruling = forms.BooleanField(
         required=False,
@@ -120,6 +141,8 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
     def __init__(self, *args, binding: Binding, campaign: Campaign, odds_only: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["request_key"].initial = uuid.uuid4()
+        self.fields["audience"].queryset = players_of(campaign)
+        self.fields["audience"].label_from_instance = lambda user: user.username
         self.binding = binding
         self.procedure = binding.procedure
         self.role_names = [r.name for r in binding.roles]
@@ -149,7 +172,10 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
         # Roles first, then the engine's inputs, then how to roll.
         self.fields = {
             **fields,
-            **{name: self.fields[name] for name in ("dice", "visibility", "gm_ruling", "request_key")},
+            **{
+                name: self.fields[name]
+                for name in ("dice", "visibility", "audience", "gm_ruling", "request_key")
+            },
         }
 
     @property
@@ -178,6 +204,18 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
         """Everyone or GM only when the GM chose so; None to follow sharing."""
         value = self.cleaned_data.get("visibility")
         return value if value in Visibility.values else None
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("visibility") == Visibility.WHISPER and not cleaned.get("audience"):
+            self.add_error("audience", "Choose the players who read it.")
+        return cleaned
+
+    def chosen_audience(self) -> list[int]:
+        """The players a whisper goes to (user ids); none unless the GM chose a whisper."""
+        if self.cleaned_data.get("visibility") != Visibility.WHISPER:
+            return []
+        return [user.pk for user in self.cleaned_data.get("audience") or ()]
 
     def subjects(self) -> dict[str, str]:
         return {n: self.cleaned_data[n].code for n in self.role_names if self.cleaned_data.get(n)}

@@ -37,7 +37,7 @@ from referee.campaigns.access import campaign_for_member
 from referee.campaigns.models import Campaign, Membership
 
 from .models import LogEntry
-from .selectors import player_context, poll_version
+from .selectors import player_context
 
 DB_SESSIONS = "django.contrib.sessions.backends.db"
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"  # get_user(): an active user, by id
@@ -49,7 +49,8 @@ def _member_sql() -> str:
     user = get_user_model()._meta.db_table
     hidden = (
         f"(SELECT count(*) FROM {LogEntry._meta.db_table} h WHERE h.campaign_id = c.id "
-        f"AND h.visibility = 'gm' AND h.revealed_at IS NULL)"
+        f"AND h.visibility <> 'everyone' AND h.revealed_at IS NULL "
+        f"AND NOT (h.visibility IN ('whisper', 'blind') AND h.audience @> ARRAY[m.user_id]::bigint[]))"
     )
     return (
         f"SELECT s.session_data, m.user_id, u.password, m.role, "
@@ -69,8 +70,8 @@ def _session_key(request: HttpRequest) -> str | None:
     return key if key and len(key) <= 40 else None
 
 
-def _membership_of(request: HttpRequest, rows: list) -> tuple[str, int] | None:
-    """(role, state_version) when the session in ``rows`` holds for one of the members, as
+def _membership_of(request: HttpRequest, rows: list) -> tuple[str, int, int] | None:
+    """(role, state_version, user id) when the session in ``rows`` holds for one of the members, as
     ``django.contrib.auth.get_user`` would judge it; else None."""
     if not rows:
         return None
@@ -82,7 +83,9 @@ def _membership_of(request: HttpRequest, rows: list) -> tuple[str, int] | None:
     for _data, member_id, password, role, state_version in rows:
         if str(member_id) == user_id:
             expected = get_user_model()(password=password).get_session_auth_hash()
-            return (role, state_version) if constant_time_compare(session_hash, expected) else None
+            if constant_time_compare(session_hash, expected):
+                return role, state_version, member_id
+            return None
     return None
 
 
@@ -119,7 +122,7 @@ class Listener:
 
     def __init__(self) -> None:
         self.streams: dict[tuple[str, str], set[asyncio.Queue]] = defaultdict(set)
-        self.digests: dict[str, str] = {}
+        self.digests: dict[tuple[str, str], str] = {}
         self.checking: dict[str, asyncio.Task] = {}
         self.recheck: set[str] = set()
         self.task: asyncio.Task | None = None
@@ -127,8 +130,8 @@ class Listener:
         self.db: psycopg.AsyncConnection | None = None  # for the streams' membership checks
         self.db_lock = asyncio.Lock()
 
-    async def member_role(self, request: HttpRequest, code) -> str | None:
-        """The visitor's role in campaign ``code`` (None for outsiders), checked over this
+    async def member_role(self, request: HttpRequest, code) -> tuple[str, int] | None:
+        """The visitor's role in campaign ``code`` and user id (None for outsiders), checked over this
         process's one query connection: open streams hold no database connection, and a
         thousand of them opening at once queue for one instead of opening a thousand."""
         session_key = _session_key(request)
@@ -147,7 +150,7 @@ class Listener:
                     if attempt == 2:
                         raise
         membership = _membership_of(request, rows)
-        return membership[0] if membership else None
+        return (membership[0], membership[2]) if membership else None
 
     def start(self) -> None:
         if self.task is None or self.task.done():
@@ -155,25 +158,30 @@ class Listener:
             self.task = asyncio.get_running_loop().create_task(self._listen(), context=contextvars.Context())
 
     async def subscribe(self, code: str, role: str) -> asyncio.Queue:
+        """``role`` is "gm" or "player:<user id>": each player reads their own panel (what
+        is whispered to them, their blind rolls)."""
         self.start()
-        if role != "gm" and not self._has(code, "player"):
-            self.digests[code] = _digest(await player_panel(code))
+        if role != "gm" and not self._has(code, role):
+            self.digests[(code, role)] = _digest(await player_panel(code, _player_id(role)))
         queue: asyncio.Queue = asyncio.Queue(maxsize=1)  # changes coalesce: one wake-up is enough
-        self.streams[(code, "gm" if role == "gm" else "player")].add(queue)
+        self.streams[(code, role)].add(queue)
         return queue
 
     def unsubscribe(self, code: str, role: str, queue: asyncio.Queue) -> None:
-        key = (code, "gm" if role == "gm" else "player")
+        key = (code, role)
         streams = self.streams.get(key)
         if streams is not None:
             streams.discard(queue)
             if not streams:
                 del self.streams[key]
-        if not self._has(code, "player"):
-            self.digests.pop(code, None)
+        if not self._has(code, role):
+            self.digests.pop(key, None)
 
     def _has(self, code: str, role: str) -> bool:
         return bool(self.streams.get((code, role)))
+
+    def _players(self, code: str) -> list[str]:
+        return [role for (c, role) in self.streams if c == code and role != "gm"]
 
     def _send(self, code: str, role: str, event: str) -> None:
         for queue in self.streams.get((code, role), ()):
@@ -183,7 +191,7 @@ class Listener:
 
     def changed(self, code: str) -> None:
         self._send(code, "gm", CHANGED)
-        if not self._has(code, "player"):
+        if not self._players(code):
             return
         if code in self.checking:  # a check is running: run one more after it
             self.recheck.add(code)
@@ -193,19 +201,22 @@ class Listener:
         )
 
     async def _check_players(self, code: str) -> None:
+        """Render each listening player's panel once and send it where it changed. A
+        campaign has a handful of players; what one reads no other need see."""
         try:
             while True:
                 self.recheck.discard(code)
-                try:
-                    html = await player_panel(code)
-                except Exception:
-                    logger.warning("Could not render what players see; they re-fetch it", exc_info=True)
-                    self._send(code, "player", CHANGED)
-                else:
+                for role in self._players(code):
+                    try:
+                        html = await player_panel(code, _player_id(role))
+                    except Exception:
+                        logger.warning("Could not render what players see; they re-fetch it", exc_info=True)
+                        self._send(code, role, CHANGED)
+                        continue
                     digest = _digest(html)
-                    if digest != self.digests.get(code) and self._has(code, "player"):
-                        self.digests[code] = digest
-                        self._send(code, "player", panel_event(html))
+                    if digest != self.digests.get((code, role)) and self._has(code, role):
+                        self.digests[(code, role)] = digest
+                        self._send(code, role, panel_event(html))
                 if code not in self.recheck:
                     return
         finally:
@@ -229,15 +240,20 @@ class Listener:
             await asyncio.sleep(1.0)
 
 
+def _player_id(role: str) -> int:
+    return int(role.partition(":")[2])
+
+
 @sync_to_async(thread_sensitive=False)
-def player_panel(code: str) -> str:
-    """The status panel every player of the campaign sees, as the status poll renders it."""
+def player_panel(code: str, user_id: int) -> str:
+    """The status panel player ``user_id`` sees, as the status poll renders it."""
     close_old_connections()  # this worker thread serves no request that would do it
     try:
         campaign = Campaign.objects.filter(code=code).first()
-        if campaign is None:
+        user = get_user_model().objects.filter(pk=user_id).first()
+        if campaign is None or user is None:
             return ""
-        context = {**player_context(campaign), "poll_version": poll_version(campaign, "player")}
+        context = player_context(campaign, user)
         return render_to_string("campaigns/player.html#status-panel", context)
     finally:
         close_old_connections()
@@ -312,11 +328,12 @@ async def live_stream(request: HttpRequest, code, *, gm_only: bool = False) -> H
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)
     hub = listener()
-    role = await hub.member_role(request, code)
-    if role is None:
+    member = await hub.member_role(request, code)
+    if member is None:
         raise Http404("No such campaign")
-    if gm_only and role != "gm":
+    if gm_only and member[0] != "gm":
         raise PermissionDenied("Only the campaign's GM can do that.")
+    role = "gm" if member[0] == "gm" else f"player:{member[1]}"
     key = str(code)
     queue = await hub.subscribe(key, role)
 

@@ -55,7 +55,9 @@ class Selection:
     """Which entries an export covers: a campaign's log as ``role`` may read it, in a turn
     range, up to the newest entry when the export began."""
 
-    def __init__(self, campaign: Campaign, role: str, first_turn: int | None, last_turn: int | None):
+    def __init__(
+        self, campaign: Campaign, role: str, first_turn: int | None, last_turn: int | None, user=None
+    ):
         self.campaign = campaign
         self.params: dict = {
             "campaign": campaign.pk,
@@ -65,7 +67,13 @@ class Selection:
         }
         where = ["e.campaign_id = %(campaign)s", "e.seq > %(after)s", "e.seq <= %(upto)s"]
         if role != "gm":
-            where.append("(e.visibility = 'everyone' OR e.revealed_at IS NOT NULL)")
+            # What the player reads in full: the public and revealed entries, and what is
+            # whispered to them. Their own blind rolls carry a result only the GM has seen.
+            self.params["reader"] = getattr(user, "pk", None)
+            where.append(
+                "(e.visibility = 'everyone' OR e.revealed_at IS NOT NULL OR (e.visibility = 'whisper' "
+                "AND coalesce(e.audience @> ARRAY[%(reader)s]::bigint[], false)))"
+            )
         # A turn number beyond any the database holds is a bound all the same, not an error.
         if first_turn is not None:
             where.append("e.turn >= %(first)s")
@@ -77,7 +85,7 @@ class Selection:
         # Players number the entries they see 1, 2, 3... (``Numbering``): a hidden entry leaves no gap.
         self.number = "e.seq"
         if role == "player":
-            self.params["hidden"] = Numbering.for_campaign(campaign).hidden
+            self.params["hidden"] = Numbering.for_campaign(campaign, user).hidden
             self.number = (
                 "(e.seq - (SELECT count(*) FROM unnest(%(hidden)s::bigint[]) AS h(s) WHERE h.s < e.seq))"
             )

@@ -15,6 +15,7 @@ from functools import cache
 import pgtrigger
 import pgtrigger.compiler
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models import Q
@@ -49,22 +50,50 @@ class UnrecordableValue(ValueError):
 class Visibility(models.TextChoices):
     EVERYONE = "everyone", "Everyone"
     GM = "gm", "GM only"
+    # The GM and the players in ``audience``: a whisper.
+    WHISPER = "whisper", "GM and chosen players"
+    # The player in ``audience`` rolled, and sees that they did; only the GM sees the result.
+    BLIND = "blind", "Blind: only the GM sees the result"
+
+
+def _reader_id(user) -> int | None:
+    return getattr(user, "pk", None) if user is not None else None
+
+
+AUDIENCE_VISIBILITIES = (Visibility.WHISPER, Visibility.BLIND)
 
 
 class LogEntryQuerySet(models.QuerySet):
     def in_campaign(self, campaign: Campaign) -> LogEntryQuerySet:
         return self.filter(campaign=campaign)
 
-    def hidden(self) -> LogEntryQuerySet:
-        """GM-only entries not yet revealed: what players must not learn of, not even a count."""
-        return self.filter(visibility=Visibility.GM, revealed_at__isnull=True)
+    def hidden(self, user=None) -> LogEntryQuerySet:
+        """Entries a player (``user``; any player when None) must not learn of, not even a
+        count: unrevealed entries that are not for everyone, less those whispered to the
+        user and the user's own blind rolls (which they see that they made)."""
+        qs = self.filter(revealed_at__isnull=True).exclude(visibility=Visibility.EVERYONE)
+        if (reader := _reader_id(user)) is not None:
+            qs = qs.exclude(visibility__in=AUDIENCE_VISIBILITIES, audience__contains=[reader])
+        return qs
 
-    def visible_to(self, role: str | None) -> LogEntryQuerySet:
-        """GMs read everything; players what is public or has been revealed."""
+    def unnumbered(self, user=None) -> LogEntryQuerySet:
+        """Entries that take no place in a player's numbering: the hidden ones and the
+        player's own unrevealed blind rolls (whose result, number included, is the GM's)."""
+        qs = self.filter(revealed_at__isnull=True).exclude(visibility=Visibility.EVERYONE)
+        if (reader := _reader_id(user)) is not None:
+            qs = qs.exclude(visibility=Visibility.WHISPER, audience__contains=[reader])
+        return qs
+
+    def visible_to(self, role: str | None, user=None) -> LogEntryQuerySet:
+        """GMs read everything; players what is public or has been revealed, what is
+        whispered to them, and (as a bare line) that they made their own blind rolls."""
         if role == "gm":
             return self
         if role == "player":
-            return self.filter(Q(visibility=Visibility.EVERYONE) | Q(revealed_at__isnull=False))
+            seen = Q(visibility=Visibility.EVERYONE) | Q(revealed_at__isnull=False)
+            if (reader := _reader_id(user)) is not None:
+                seen |= Q(visibility__in=AUDIENCE_VISIBILITIES, audience__contains=[reader])
+            return self.filter(seen)
         return self.none()
 
     def standing(self) -> LogEntryQuerySet:
@@ -180,6 +209,15 @@ class LogEntry(CampaignScoped):
     )
     actor_name = models.CharField(max_length=150, blank=True)
     visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.EVERYONE)
+    # Who besides the GM reads a whisper, or made a blind roll: user ids. Like every column
+    # but ``revealed_at``, the append-only guard keeps it as written.
+    audience = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    # The entry a reply is about: the GM's Accept or Reject of a player's roll, a note's
+    # correction, an annotation. Its hash and title are also in ``inputs`` (``@about``),
+    # which the hash covers.
+    refers_to = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="replies"
+    )
     revealed_at = models.DateTimeField(null=True, blank=True)
     reversal_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
@@ -207,14 +245,24 @@ class LogEntry(CampaignScoped):
             models.UniqueConstraint(fields=["campaign", "prev_hash"], name="log_chain_never_forks"),
             models.CheckConstraint(condition=Q(seq__gte=1), name="log_seq_from_1"),
             models.UniqueConstraint(fields=["campaign", "request_key"], name="log_one_entry_per_form"),
+            # A player's roll is accepted or rejected once.
+            models.UniqueConstraint(
+                fields=["refers_to"],
+                condition=Q(procedure__in=["roll.accept", "roll.reject"]),
+                name="log_one_decision_per_roll",
+            ),
+            models.CheckConstraint(
+                condition=Q(visibility__in=["everyone", "gm", "whisper", "blind"]),
+                name="log_visibility_valid",
+            ),
         ]
         indexes = [
             models.Index(fields=["campaign", "turn"], name="log_campaign_turn"),
             # Players' numbering and status version count the hidden entries, which are few.
             models.Index(
                 fields=["campaign", "seq"],
-                condition=Q(visibility="gm", revealed_at__isnull=True),
-                name="log_hidden_entries",
+                condition=~Q(visibility="everyone") & Q(revealed_at__isnull=True),
+                name="log_unshared_entries",
             ),
             # Undo asks whether a later entry changed the same record's field
             # (``effects @> [{target, code, field}]``): the index finds those few entries
@@ -240,7 +288,37 @@ class LogEntry(CampaignScoped):
 
     @property
     def secret(self) -> bool:
-        return self.visibility == Visibility.GM and self.revealed_at is None
+        """Not (yet) for every player: GM-only, a whisper or a blind roll, unrevealed."""
+        return self.visibility != Visibility.EVERYONE and self.revealed_at is None
+
+    @property
+    def blind(self) -> bool:
+        """A blind roll whose result only the GM has seen so far."""
+        return self.visibility == Visibility.BLIND and self.revealed_at is None
+
+    @property
+    def awaiting_gm(self) -> bool:
+        """A player's roll that waits for the GM's Accept or Reject (``referee.play.players``)."""
+        if "@awaiting_gm" not in (self.inputs or {}):
+            return False
+        return not self.replies.filter(procedure__in=("roll.accept", "roll.reject")).exists()
+
+    @property
+    def is_note(self) -> bool:
+        return self.procedure in ("note.post", "note.correct", "note.annotate")
+
+    @property
+    def note_text(self) -> str:
+        text = (self.inputs or {}).get("text")
+        return text if isinstance(text, str) else ""
+
+    @property
+    def audience_names(self) -> str:
+        """Who a whisper goes to, by name."""
+        from django.contrib.auth import get_user_model
+
+        names = get_user_model().objects.filter(pk__in=self.audience).order_by("username")
+        return ", ".join(names.values_list("username", flat=True))
 
     @property
     def result_items(self) -> list[tuple[str, object]]:
@@ -304,11 +382,18 @@ class Numbering:
         self.hidden = sorted(hidden_seqs)
 
     @classmethod
-    def for_campaign(cls, campaign: Campaign) -> Numbering:
-        return cls(list(LogEntry.objects.in_campaign(campaign).hidden().values_list("seq", flat=True)))
+    def for_campaign(cls, campaign: Campaign, user=None) -> Numbering:
+        """The numbering of player ``user`` (of a player no whisper names, when None)."""
+        entries = LogEntry.objects.in_campaign(campaign).unnumbered(user)
+        return cls(list(entries.values_list("seq", flat=True)))
 
-    def number(self, seq: int) -> int:
-        return seq - bisect.bisect_left(self.hidden, seq)
+    def number(self, seq: int) -> int | None:
+        """The player's number of the entry ``seq``; None for one without a place (the
+        player's own blind roll, until the GM reveals it)."""
+        at = bisect.bisect_left(self.hidden, seq)
+        if at < len(self.hidden) and self.hidden[at] == seq:
+            return None
+        return seq - at
 
     def seq(self, number: int) -> int:
         """The seq of the visible entry with this number."""

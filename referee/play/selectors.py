@@ -21,6 +21,7 @@ from referee.fleet.models import Character, Marker, Ship, StarSystem, Unit
 
 from . import families, pending
 from .models import LogEntry, Numbering
+from .players import owned_actions
 
 LOG_PAGE_SIZE = 25
 
@@ -38,40 +39,58 @@ class _LogPaginator(Paginator):
         return self.total
 
 
-def log_total(campaign: Campaign, role: str) -> int:
-    """How many entries ``role`` sees, from two index lookups: seqs run 1, 2, 3... without
-    gaps, so the log holds ``max(seq)`` entries, less for players the hidden ones (few,
-    under a partial index)."""
+def log_total(campaign: Campaign, role: str, user=None) -> int:
+    """How many entries ``role`` (player ``user``) sees, from two index lookups: seqs run
+    1, 2, 3... without gaps, so the log holds ``max(seq)`` entries, less for players the
+    ones hidden from them (few, under a partial index)."""
+    entries, hidden = log_counts(campaign, user)
+    return entries if role == "gm" else entries - hidden
+
+
+def log_counts(campaign: Campaign, user=None) -> tuple[int, int]:
+    """(entries in the log, entries hidden from player ``user``), in one query."""
     table = LogEntry._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT (SELECT coalesce(max(seq), 0) FROM {table} WHERE campaign_id = %s), "
-            f"(SELECT count(*) FROM {table} WHERE campaign_id = %s AND visibility = 'gm' "
-            f"AND revealed_at IS NULL)",
-            [campaign.pk, campaign.pk],
+            f"(SELECT count(*) FROM {table} WHERE campaign_id = %s AND {HIDDEN_SQL})",
+            [campaign.pk, campaign.pk, getattr(user, "pk", None)],
         )
-        entries, hidden = cursor.fetchone()
-    return entries if role == "gm" else entries - hidden
+        return cursor.fetchone()
 
 
-def log_page(campaign: Campaign, role: str, page: str | int | None) -> Page:
-    """One page of the log as ``role`` sees it, newest first."""
+# An entry hidden from the player whose id is the one parameter (NULL: a player no
+# whisper names): unrevealed and not for everyone, unless whispered to that player or a
+# blind roll of theirs. ``LogEntryQuerySet.hidden`` in SQL, for the one-query paths.
+HIDDEN_SQL = (
+    "visibility <> 'everyone' AND revealed_at IS NULL "
+    "AND NOT (visibility IN ('whisper', 'blind') AND coalesce(audience @> ARRAY[%s]::bigint[], false))"
+)
+
+
+def log_page(
+    campaign: Campaign, role: str, page: str | int | None, user=None, *, total: int | None = None
+) -> Page:
+    """One page of the log as ``role`` (player ``user``) sees it, newest first (``total``:
+    how many entries that is, when the caller has counted them)."""
     entries = (
         LogEntry.objects.in_campaign(campaign)
-        .visible_to(role)
+        .visible_to(role, user)
         .select_related("reversed_by", "reversal_of")
         .order_by("-seq")
     )
-    page = _LogPaginator(entries, LOG_PAGE_SIZE, total=log_total(campaign, role)).get_page(page)
+    if total is None:
+        total = log_total(campaign, role, user)
+    page = _LogPaginator(entries, LOG_PAGE_SIZE, total=total).get_page(page)
     if role != "gm":
-        page.object_list = Numbering.for_campaign(campaign).apply(page.object_list)
+        page.object_list = Numbering.for_campaign(campaign, user).apply(page.object_list)
     else:  # the state of each change left to the GM: pending, applied or ruled out
         page.object_list = list(page.object_list)
         pending.attach(page.object_list, campaign)
     return page
 
 
-def poll_version(campaign: Campaign, role: str, *, hidden: int | None = None) -> str:
+def poll_version(campaign: Campaign, role: str, *, hidden: int | None = None, user=None) -> str:
     """The version of what ``role`` sees, for the status poll: ``state_version``, less
     for players the number of entries they cannot see (``hidden``, counted if not given).
     Each hidden entry's insert bumps ``state_version`` by exactly one (one statement-level
@@ -80,23 +99,23 @@ def poll_version(campaign: Campaign, role: str, *, hidden: int | None = None) ->
     if role == "gm":
         return str(campaign.state_version)
     if hidden is None:
-        hidden = LogEntry.objects.in_campaign(campaign).hidden().count()
+        hidden = LogEntry.objects.in_campaign(campaign).hidden(user).count()
     return str(campaign.state_version - hidden)
 
 
 def membership_for_poll(user, code) -> Membership | None:
-    """The user's membership of campaign ``code`` with its campaign and the campaign's
-    count of hidden entries (``hidden``), in one query: the status poll's only one."""
+    """The user's membership of campaign ``code`` with its campaign and the count of
+    entries hidden from the user (``hidden``), in one query: the status poll's only one."""
+    if not user.is_authenticated:
+        return None
     hidden = (
-        LogEntry.objects.hidden()
+        LogEntry.objects.hidden(user)
         .filter(campaign=OuterRef("campaign"))
         .order_by()
         .values("campaign")
         .annotate(n=Count("pk"))
         .values("n")
     )
-    if not user.is_authenticated:
-        return None
     return (
         Membership.objects.select_related("campaign")
         .annotate(hidden=Coalesce(Subquery(hidden), 0))
@@ -203,13 +222,50 @@ def dashboard_context(campaign: Campaign) -> dict:
     }
 
 
-def player_context(campaign: Campaign) -> dict:
-    """What players see: the shared ships and units, and the public log."""
+def owned_records(campaign: Campaign, user, ships, units) -> list:
+    """The shared records ``user`` plays (of the shared ``ships`` and ``units``, and the
+    characters aboard them), each with the procedures they can start from it."""
+    if user is None or not user.is_authenticated:
+        return []
+    ships, units = (found() if callable(found) else found for found in (ships, units))
+    mine = [obj for obj in [*ships, *units] if obj.owner_id == user.pk]
+    if mine:
+        characters = (
+            Character.objects.in_campaign(campaign).visible_to("player").filter(Character.owned_by(user))
+        )
+        mine += list(characters.select_related("ship", "unit"))
+    return [obj for obj in owned_actions(campaign, user, mine) if obj.player_actions]
+
+
+def _shared(model, campaign: Campaign, related: str) -> list:
+    return list(model.objects.in_campaign(campaign).visible_to("player").select_related(related))
+
+
+def player_context(
+    campaign: Campaign, user=None, *, role: str = "player", version: str | None = None
+) -> dict:
+    """What player ``user`` sees: the shared ships and units, the family panels of what is
+    shared, and the log as they read it (the status poll passes the ``version`` it has
+    read, and a GM's ``role``). Each is read only when the page renders it (``Lazy``)."""
+    panels = families.player_panels()
+    counts = Lazy(log_counts, campaign, user)
+    ships, units = Lazy(_shared, Ship, campaign, "star_system"), Lazy(_shared, Unit, campaign, "landed_on")
+
+    def page() -> Page:
+        entries, hidden = counts()
+        return log_page(campaign, role, 1, user, total=entries if role == "gm" else entries - hidden)
+
     return {
+        "player_panels": panels,
+        **{p.name: Lazy(p.context, campaign) for p in panels},
+        "owned": Lazy(owned_records, campaign, user, ships, units),
         "campaign": campaign,
-        "role": "player",
-        "page": Lazy(log_page, campaign, "player", 1),
-        "ships": Ship.objects.in_campaign(campaign).visible_to("player").select_related("star_system"),
-        "units": Unit.objects.in_campaign(campaign).visible_to("player").select_related("landed_on"),
-        "poll_version": Lazy(poll_version, campaign, "player"),
+        "role": role,
+        "reader": user,
+        "page": Lazy(page),
+        "ships": ships,
+        "units": units,
+        "poll_version": version
+        if version is not None
+        else Lazy(lambda: poll_version(campaign, role, hidden=counts()[1])),
     }

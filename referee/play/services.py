@@ -77,6 +77,8 @@ def log_append(
     visibility: str = Visibility.EVERYONE,
     reversal_of: LogEntry | None = None,
     request_key: uuid.UUID | None = None,
+    audience: Sequence[int] = (),
+    refers_to: LogEntry | None = None,
 ) -> LogEntry:
     """Append one entry to a campaign's chain. The caller holds the campaign row lock.
 
@@ -122,6 +124,8 @@ def log_append(
         actor=actor,
         actor_name=getattr(actor, "username", "") or "system",
         visibility=visibility,
+        audience=sorted(set(audience)),
+        refers_to=refers_to,
         reversal_of=reversal_of,
         request_key=request_key,
         created_at=timezone.now(),
@@ -170,6 +174,7 @@ def procedure_resolve(
     visibility: str | None = None,
     request_key: uuid.UUID | None = None,
     gm_ruling: bool = False,
+    audience: Sequence[int] = (),
 ) -> LogEntry:
     """Resolve a procedure against campaign state, apply its effects and log it.
 
@@ -221,6 +226,7 @@ def procedure_resolve(
         pending=pending,
         reference=outcome.reference,
         visibility=visibility,
+        audience=audience if visibility == Visibility.WHISPER else (),
         request_key=request_key,
     )
 
@@ -316,6 +322,7 @@ def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
         actor=actor,
         effects=changes,
         visibility=entry.visibility if entry.secret else Visibility.EVERYONE,
+        audience=entry.audience if entry.secret else (),
         reversal_of=entry,
     )
 
@@ -649,10 +656,11 @@ def _model_for(target: str):
 
 @transaction.atomic
 def log_entry_reveal(*, entry: LogEntry, actor) -> LogEntry:
-    """Show a GM-only entry to the players (the one change the log allows)."""
+    """Show a GM-only entry, a whisper or a blind roll to every player (the one change
+    the log allows)."""
     _lock(entry.campaign)
     entry = LogEntry.objects.get(pk=entry.pk)
-    if entry.visibility != Visibility.GM:
+    if entry.visibility == Visibility.EVERYONE:
         raise PlayError(f"Entry #{entry.seq} is not secret.")
     if entry.revealed_at is None:
         LogEntry.objects.filter(pk=entry.pk).update(revealed_at=timezone.now())

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import live, views
+from . import live, player_views, views
 
 app_name = "play"
 
@@ -19,6 +19,11 @@ urlpatterns = [
         views.effect_dismiss,
         name="effect-dismiss",
     ),
+    path("c/<uuid:code>/log/<int:seq>/accept/", views.roll_accept, name="accept"),
+    path("c/<uuid:code>/log/<int:seq>/reject/", views.roll_reject, name="reject"),
+    path("c/<uuid:code>/log/notes/", player_views.note_create, name="note"),
+    path("c/<uuid:code>/my/roll/<str:procedure_id>/", player_views.player_roll, name="player-roll"),
+    path("c/<uuid:code>/my/roll/<str:procedure_id>/odds/", player_views.player_odds, name="player-odds"),
     path("c/<uuid:code>/turn/next-phase/", views.phase_advance, name="next-phase"),
     path("c/<uuid:code>/turn/clock/", views.clock_advance, name="clock"),
     path("c/<uuid:code>/status/", views.status_poll, name="status"),

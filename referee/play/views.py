@@ -6,7 +6,7 @@ import contextlib
 import json
 import uuid
 from collections import defaultdict
-from fractions import Fraction
+from functools import partial
 
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
@@ -21,9 +21,11 @@ from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.forms import CampaignSettingsForm
 from referee.campaigns.models import Campaign
 
-from . import bindings, exports, families, live, pending, services, sharing, wording
+from . import bindings, exports, families, live, pending, players, services, sharing
 from .forms import AS_SHARED, ProcedureForm
 from .models import LogEntry, Numbering
+from .odds_panel import ODDS_TIME_LIMIT
+from .odds_panel import odds_for as _odds_for
 from .selectors import Lazy, log_page, membership_for_poll, player_context, poll_version
 
 PAGE = "play/procedure.html"
@@ -170,6 +172,7 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
             subjects=form.subjects(),
             extras=form.extras(),
             visibility=form.chosen_visibility(),
+            audience=form.chosen_audience(),
             request_key=form.cleaned_data["request_key"],
             gm_ruling=form.cleaned_data["gm_ruling"],
         )
@@ -209,77 +212,6 @@ def _next_step(binding, entry, campaign) -> dict | None:
     }
 
 
-ODDS_TIME_LIMIT = 2.0  # seconds a page waits for odds: exact if they fit, else an estimate
-
-
-def _odds_for(binding, form, key: str | None = None, time_limit: float | None = ODDS_TIME_LIMIT) -> dict:
-    """The odds of the headline (or ``key``) for what the form holds now: exact, or an
-    estimate with its margin when there are too many dice paths to count in time."""
-    procedure = binding.procedure
-    if form.is_bound:
-        if not form.is_valid():
-            return {"error": "Complete the form to see the odds."}
-        inputs = form.engine_inputs()
-    else:
-        inputs = {k: v for k, v in form.initial.items() if k in form.input_names}
-        inputs = {k: v for k, v in inputs.items() if not (v is None and not _nullable(procedure, k))}
-    key = key if key in procedure.result_keys else procedure.headline
-    try:
-        dist = rules.odds(procedure.id, inputs, key=key, time_limit=time_limit)
-    except rules.InputError as error:
-        return {"error": _odds_refusal(form, error), "key": key}
-    except (rules.OddsError, rules.DiceError) as error:
-        return {"error": wording.plain_text(str(error)), "key": key}
-    likely = sorted(dist.items(), key=lambda kv: (-kv[1], str(kv[0])))
-    bars = sorted(likely[:16], key=_outcome_order(dist)) + likely[16:]
-    exact = getattr(dist, "exact", True)
-    return {
-        "key": key,
-        "keys": procedure.result_keys,
-        "bars": [
-            {
-                "value": _show(value),
-                "percent": float(p * 100),
-                "fraction": _fraction(p) if exact else f"about {float(p * 100):.1f}%",
-            }
-            for value, p in bars[:16]
-        ],
-        "rest": float(sum((p for _, p in bars[16:]), Fraction(0)) * 100),
-        # Too many dice paths to count: figures from simulated rolls, each within ± margin.
-        "estimate": None if exact else {"runs": dist.runs, "margin": dist.margin * 100},
-    }
-
-
-def _odds_refusal(form, error) -> str:
-    """Odds wait calmly for what is missing: "Fill in Distance (AU) to see the odds."."""
-    field = form.fields.get(error.field)
-    name = field.label if field is not None and field.label else wording.label(error.field)
-    if "required" in error.message:
-        return f"Fill in {name} to see the odds."
-    return f"{name}: {wording.plain_text(error.message)}"
-
-
-def _outcome_order(dist):
-    """The likeliest outcomes shown, numbers in value order (a reader scans a range);
-    words and flags most likely first."""
-    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in dist):
-        return lambda kv: kv[0]
-    return lambda kv: (-kv[1], str(kv[0]))
-
-
-def _fraction(p) -> str:
-    p = Fraction(p)
-    return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else "1"
-
-
-def _nullable(procedure, name) -> bool:
-    return next(i.type.nullable for i in procedure.contract.inputs if i.name == name)
-
-
-def _show(value) -> str:
-    return wording.words(list(value) if isinstance(value, tuple) else value)
-
-
 @gm_view("POST")
 def procedure_odds(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_id: str) -> HttpResponse:
     binding = _binding(procedure_id)
@@ -296,8 +228,10 @@ def procedure_odds(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
 def entry_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, seq: int) -> HttpResponse:
     # Players address entries by their own numbering (``Numbering``), in which hidden
     # entries leave no gap; the GM by seq.
-    numbering = Numbering.for_campaign(campaign) if role != "gm" else None
-    entries = LogEntry.objects.in_campaign(campaign).visible_to(role).select_related("reversal_of")
+    numbering = Numbering.for_campaign(campaign, request.user) if role != "gm" else None
+    entries = (
+        LogEntry.objects.in_campaign(campaign).visible_to(role, request.user).select_related("reversal_of")
+    )
     entry = get_object_or_404(entries, seq=numbering.seq(seq) if numbering else seq)
     if numbering:
         [entry] = numbering.apply([entry])
@@ -311,7 +245,8 @@ def entry_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, s
 
 @member_view("GET")
 def log_list(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
-    context = {"campaign": campaign, "role": role, "page": log_page(campaign, role, request.GET.get("page"))}
+    page = log_page(campaign, role, request.GET.get("page"), request.user)
+    context = {"campaign": campaign, "role": role, "page": page, "reader": request.user}
     return htmx.page(request, "play/log.html", context, partial="log-panel")
 
 
@@ -361,6 +296,17 @@ def log_undo(request: htmx.HtmxHttpRequest, campaign: Campaign, seq: int) -> Htt
 @gm_view("POST")
 def log_reveal(request: htmx.HtmxHttpRequest, campaign: Campaign, seq: int) -> HttpResponse:
     return _log_action(request, campaign, seq, services.log_entry_reveal)
+
+
+@gm_view("POST")
+def roll_accept(request: htmx.HtmxHttpRequest, campaign: Campaign, seq: int) -> HttpResponse:
+    """A player's waiting roll: its effects apply now (``players.player_roll_decide``)."""
+    return _log_action(request, campaign, seq, partial(players.player_roll_decide, accept=True))
+
+
+@gm_view("POST")
+def roll_reject(request: htmx.HtmxHttpRequest, campaign: Campaign, seq: int) -> HttpResponse:
+    return _log_action(request, campaign, seq, partial(players.player_roll_decide, accept=False))
 
 
 @gm_view("POST")
@@ -441,8 +387,7 @@ def status_poll(request: htmx.HtmxHttpRequest, code) -> HttpResponse:
     if request.GET.get("v", "") == version or request.GET.get("watch"):
         response = HttpResponse(status=204)
     else:
-        context = {**player_context(campaign), "role": role, "page": Lazy(log_page, campaign, role, 1)}
-        context["poll_version"] = version
+        context = player_context(campaign, request.user, role=role, version=version)
         response = render(request, "campaigns/player.html#status-panel", context)
     response["X-Campaign-Version"] = version
     return response
@@ -473,7 +418,9 @@ def log_export(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, fmt
         first, last = _turn_param(request, "from_turn"), _turn_param(request, "to_turn")
     except ValueError as error:
         return HttpResponse(str(error), status=400, content_type="text/plain")
-    entries = exports.entries_for_export(campaign, role, first, last, numbered=fmt != "json")
+    entries = exports.entries_for_export(
+        campaign, role, first, last, numbered=fmt != "json", user=request.user
+    )
     if fmt == "csv":
         chunks = exports.csv_chunks(entries)
     elif fmt == "json":

@@ -9,7 +9,14 @@ from . import effects
 from .bindings import BINDINGS, DECOMPRESSION, FUEL_LEAK, breach_inputs, leak_inputs
 from .forms import CompartmentForm
 from .models import Compartment
-from .selectors import PANEL, compartments, leaking_fuel_lines, open_breaches
+from .selectors import (
+    PANEL,
+    PLAYER_TEMPLATE,
+    compartments,
+    leaking_fuel_lines,
+    open_breaches,
+    player_panel_context,
+)
 
 FAMILY = Family(
     name="shipboard",
@@ -25,4 +32,5 @@ FAMILY = Family(
         EndPhaseStep(DECOMPRESSION, open_breaches, inputs=breach_inputs),
         EndPhaseStep(FUEL_LEAK, leaking_fuel_lines, inputs=leak_inputs),
     ),
+    player_panels=(Panel("shared_compartments", PLAYER_TEMPLATE, player_panel_context, order=60),),
 )

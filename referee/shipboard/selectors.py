@@ -23,3 +23,12 @@ def open_breaches(campaign):
 def leaking_fuel_lines(campaign):
     found = Compartment.objects.in_campaign(campaign).filter(fuel_line_crits__gt=0)
     return found.order_by("ship__name", "name")
+
+
+PLAYER_TEMPLATE = "shipboard/player_panel.html#shared-compartments"
+
+
+def player_panel_context(campaign) -> list[Compartment]:
+    """The compartments of shared ships, with their surfaces: what the crew aboard sees."""
+    found = Compartment.objects.in_campaign(campaign).visible_to("player")
+    return list(found.prefetch_related("surfaces"))

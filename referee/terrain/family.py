@@ -10,7 +10,7 @@ from . import effects
 from .bindings import BINDINGS, GEYSER_BINDING
 from .forms import BattlefieldForm, HexForm, TerrainRowForm
 from .models import Battlefield, Hex, TerrainRow
-from .selectors import PANEL, geysers_in_play, panel_context
+from .selectors import PANEL, PLAYER_TEMPLATE, geysers_in_play, panel_context, player_panel_context
 
 FAMILY = Family(
     name="terrain",
@@ -51,4 +51,5 @@ FAMILY = Family(
     bindings=tuple(BINDINGS),
     # The eruption's length is the GM's secret: GM-only until revealed.
     end_phase=(EndPhaseStep(GEYSER_BINDING, geysers_in_play, visibility=Visibility.GM),),
+    player_panels=(Panel("shared_battlefields", PLAYER_TEMPLATE, player_panel_context, order=30),),
 )

@@ -47,3 +47,28 @@ def geysers_in_play(campaign):
     count down; volcanic ones leave Liquid Magma behind."""
     geysers = Hex.objects.in_campaign(campaign).filter(geyser=True, battlefield__active=True)
     return geysers.order_by("battlefield__name", "name")
+
+
+PLAYER_TEMPLATE = "terrain/player_panel.html#shared-battlefields"
+
+
+def player_panel_context(campaign) -> list[Battlefield]:
+    """The battlefields the GM shared, each with its revealed hexes (``revealed``)."""
+    from django.db.models import Prefetch
+
+    revealed = Hex.objects.visible_to("player").order_by("name", "id")
+    fields = Battlefield.objects.in_campaign(campaign).visible_to("player").select_related("star_system")
+    battlefields = list(fields.prefetch_related(Prefetch("hexes", queryset=revealed, to_attr="revealed")))
+    for battlefield in battlefields:
+        # Names from the seed's words, not the GM's own rows (those are the GM's rulings).
+        battlefield.weather_names = [
+            catalog.terrain_name(k) for k in battlefield.weather or () if isinstance(k, str)
+        ]
+        for hex_ in battlefield.revealed:
+            hex_.battlefield = battlefield
+            hex_.terrain_label = catalog.terrain_name(hex_.terrain)
+            hex_.condition_names = [
+                catalog.terrain_name(k) for k in hex_.conditions or () if isinstance(k, str)
+            ]
+            hex_.weather_names = [catalog.terrain_name(k) for k in hex_.weather or () if isinstance(k, str)]
+    return battlefields

@@ -91,7 +91,7 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
   check();
-  setInterval(check, 2000);
+  setInterval(check, 1000);
 });
 
 // A refusal is never out of sight: after a refused submit (a 422 form shown again, a 409,
@@ -188,4 +188,125 @@ document.addEventListener("DOMContentLoaded", () => {
     else next = at < 0 ? items.length - 1 : (at - 1 + items.length) % items.length;
     items[next].focus();
   });
+})();
+
+// Notice: a new entry the reader can see is highlighted and announced (a toast in an
+// aria-live region, and a short tone when the reader turned sound on; off by default, made
+// by WebAudio, nothing fetched). Entries newer than the reader's last visit are marked,
+// with a line where the last visit ended. A reader may follow one record: the log then
+// shows only the entries about it. All of it is remembered in this browser only.
+(() => {
+  const controls = document.getElementById("notice-controls");
+  if (!controls) return;
+  const key = `referee-notice-${controls.dataset.campaign}`;
+  const store = (() => {
+    try {
+      return window.localStorage;
+    } catch (error) {
+      return null;
+    }
+  })();
+  const get = (name) => (store ? store.getItem(`${key}-${name}`) : null);
+  const set = (name, value) => store && store.setItem(`${key}-${name}`, value);
+  const lastVisit = Number(get("seen") || 0);
+  const sound = document.getElementById("notice-sound");
+  const follow = document.getElementById("notice-follow");
+  const toasts = document.getElementById("notice-toasts");
+  sound.checked = get("sound") === "on";
+  // The records one can follow: the shared ships and units the status panel shows.
+  const followable = () => {
+    if (!follow) return;
+    for (const card of document.querySelectorAll(".ship-status[id], .unit-status[id]")) {
+      const code = card.id.replace(/^status-(ship|unit)-/, "");
+      if (follow.querySelector(`option[value="${CSS.escape(code)}"]`)) continue;
+      const heading = card.querySelector("h2");
+      const option = document.createElement("option");
+      option.value = code;
+      option.textContent = heading && heading.firstChild ? heading.firstChild.textContent.trim() : code;
+      follow.append(option);
+    }
+  };
+  followable();
+  if (follow) follow.value = get("follow") || "";
+  let shown = null; // the highest entry number on screen so far (null before the first look)
+  const blindSeen = new Set();
+  let audio = null;
+
+  const tone = () => {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const oscillator = audio.createOscillator();
+      const gain = audio.createGain();
+      oscillator.frequency.value = 660;
+      gain.gain.setValueAtTime(0.08, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+      oscillator.connect(gain).connect(audio.destination);
+      oscillator.start();
+      oscillator.stop(audio.currentTime + 0.25);
+    } catch (error) {
+      // no sound here: the toast still tells
+    }
+  };
+  const announce = (card) => {
+    card.classList.add("fresh");
+    const heading = card.querySelector("h2");
+    const toast = document.createElement("div");
+    toast.className = "toast";
+    toast.dataset.testid = "toast";
+    toast.textContent = `New in the log: ${heading ? heading.textContent.trim() : "an entry"}`;
+    toasts.append(toast);
+    setTimeout(() => toast.remove(), 6000);
+  };
+  const cards = () => [...document.querySelectorAll("#log-panel [data-entry-number], #log-panel [data-blind-at]")];
+  const numberOf = (card) => Number(card.dataset.entryNumber || 0);
+
+  const look = () => {
+    followable();
+    const followed = follow ? follow.value : "";
+    const all = cards();
+    let highest = 0;
+    const fresh = [];
+    for (const card of all) {
+      const number = numberOf(card);
+      highest = Math.max(highest, number);
+      card.hidden = Boolean(followed) && !(card.dataset.records || "").split(" ").includes(followed);
+      if (lastVisit && number > lastVisit) card.classList.add("since-last-visit");
+      const blind = card.dataset.blindAt;
+      const isNew = blind ? !blindSeen.has(blind) : number > (shown ?? Infinity);
+      if (blind) blindSeen.add(blind);
+      if (isNew && shown !== null && !card.hidden) fresh.push(card);
+    }
+    document.querySelectorAll(".last-visit-marker").forEach((marker) => marker.remove());
+    const firstOld = all.find((card) => numberOf(card) && numberOf(card) <= lastVisit);
+    if (lastVisit && firstOld && firstOld !== all[0]) {
+      const marker = document.createElement("p");
+      marker.className = "last-visit-marker";
+      marker.dataset.testid = "since-last-visit";
+      marker.textContent = "Above: new since your last visit";
+      firstOld.before(marker);
+    }
+    fresh.forEach(announce);
+    if (fresh.length && sound.checked) tone();
+    shown = Math.max(shown || 0, highest);
+    if (highest > Number(get("seen") || 0)) set("seen", String(highest));
+  };
+
+  sound.addEventListener("change", () => {
+    set("sound", sound.checked ? "on" : "off");
+    if (sound.checked) tone(); // a first tone, so the reader hears what it sounds like
+  });
+  if (follow) follow.addEventListener("change", () => {
+    set("follow", follow.value);
+    look();
+  });
+  let pending = false;
+  new MutationObserver(() => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      look();
+    });
+  }).observe(document.querySelector("main") || document.body, { childList: true, subtree: true });
+  look();
 })();

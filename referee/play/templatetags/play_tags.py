@@ -2,7 +2,7 @@
 
 from django import template
 
-from referee.play import wording
+from referee.play import markdown, wording
 
 register = template.Library()
 
@@ -55,3 +55,23 @@ def book(reference) -> str:
 @register.filter
 def dice_order(text) -> list[str]:
     return wording.dice_order(text)
+
+
+@register.filter
+def note(text) -> str:
+    """A note's text as safe Markdown (``referee.play.markdown``)."""
+    return markdown.render(str(text or ""))
+
+
+@register.filter
+def record_codes(entry) -> str:
+    """The codes of the records an entry is about (its roles and what it changed), for a
+    reader who follows one record."""
+    codes = []
+    for value in (entry.inputs or {}).values():
+        if isinstance(value, dict) and isinstance(value.get("code"), str):
+            codes.append(value["code"])
+    for change in entry.effects or ():
+        if isinstance(change, dict) and isinstance(change.get("code"), str):
+            codes.append(change["code"])
+    return " ".join(dict.fromkeys(codes))

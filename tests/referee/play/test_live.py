@@ -188,3 +188,21 @@ def test_under_a_wsgi_server_the_stream_answers_204_so_the_page_keeps_polling(ca
     page = cast.client("player").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
     assert f'data-live-url="{live_url(cast)}"' in page
     assert 'hx-trigger="every 1s [!window.refereeLive], live-changed"' in page
+
+
+def test_a_whisper_reaches_its_players_stream_and_no_other_players(cast, asgi_server):
+    from referee.play import players
+    from tests.factories import MembershipFactory
+
+    other = MembershipFactory(campaign=cast.campaign, role="player").user
+    cast.other = other
+    mine, theirs = open_stream(cast, asgi_server, "player"), open_stream(cast, asgi_server, "other")
+    time.sleep(0.5)
+    players.note_post(
+        campaign=cast.campaign, actor=cast.gm, role="gm", text="Psst, 4471", audience=[cast.player.pk]
+    )
+    assert mine.wait_for(b"event: panel\n", timeout=5), mine.received
+    assert mine.wait_for(b"4471", timeout=2), mine.received
+    assert not theirs.wait_for(b"event:", timeout=2), theirs.received  # not a byte
+    mine.close()
+    theirs.close()

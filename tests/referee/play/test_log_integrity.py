@@ -99,6 +99,7 @@ OTHER_VALUES = {
     "reference": "reference || 'x'",
     "actor_name": "'somebody else'",
     "visibility": "'gm'",
+    "audience": "ARRAY[1]::bigint[]",
     "created_at": "created_at - interval '1 day'",
     "prev_hash": "repeat('a', 64)",
     "hash": "repeat('b', 64)",
@@ -111,7 +112,7 @@ OTHER_VALUES = {
 
 def test_the_table_of_forged_values_covers_every_column_but_the_allowed_ones():
     columns = {f.column.removesuffix("_id") if f.is_relation else f.column for f in LogEntry._meta.fields}
-    assert columns - set(OTHER_VALUES) == {"campaign", "actor", "revealed_at", "reversal_of"}
+    assert columns - set(OTHER_VALUES) == {"campaign", "actor", "revealed_at", "reversal_of", "refers_to"}
 
 
 @pytest.mark.parametrize("column", sorted(OTHER_VALUES))
@@ -131,6 +132,7 @@ def test_sql_cannot_move_an_entry_to_another_campaign_actor_or_reversal(logged):
         ("campaign_id", other_campaign.pk),
         ("actor_id", other_user.pk),
         ("reversal_of_id", entry_id(logged.campaign, 1)),
+        ("refers_to_id", entry_id(logged.campaign, 1)),
     ):
         with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
             raw(f"UPDATE play_logentry SET {column} = %s WHERE id = %s", [value, pk])

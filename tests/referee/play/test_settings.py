@@ -14,7 +14,13 @@ def url(cast):
 
 
 def test_the_gm_sets_the_year_and_clock_and_it_is_logged_and_undoable(cast):
-    data = {"name": cast.campaign.name, "year": 3070, "turn_length_s": 60, "clock": "3070-05-01T06:00:00"}
+    data = {
+        "name": cast.campaign.name,
+        "year": 3070,
+        "turn_length_s": 60,
+        "clock": "3070-05-01T06:00:00",
+        "player_rolls_wait": "on",  # ticked, as the page shows it
+    }
     assert cast.client("gm").get(url(cast)).status_code == 200
     response = cast.client("gm").post(url(cast), data)
     assert response.status_code == 302
@@ -34,6 +40,7 @@ def test_saving_without_a_change_logs_nothing(cast):
         "year": c.year,
         "turn_length_s": c.turn_length_s,
         "clock": c.clock.strftime("%Y-%m-%dT%H:%M:%S"),
+        "player_rolls_wait": "on",
     }
     assert cast.client("gm").post(url(cast), data).status_code == 302
     assert not LogEntry.objects.exists()
