@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('campaigns', '0006_campaign_player_rolls_wait'),
-        ('play', '0012_log_effects_index'),
+        ('play', '0013_log_pending_in_words'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
