@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "referee.telemissiles",
     "referee.sheets",
     "referee.imports",
+    "referee.maps",
     "rules",
 ]
 

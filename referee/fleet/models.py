@@ -67,14 +67,46 @@ def _between(field: str, low, high, name: str) -> models.CheckConstraint:
     return models.CheckConstraint(condition=Q(**{f"{field}__gte": low, f"{field}__lte": high}), name=name)
 
 
+# The farthest a jump point or a map position may lie from its star: far beyond any jump
+# point a star's class gives, near enough that every distance stays a finite, plain figure.
+MAP_LIMIT_AU = 10_000
+
+
 class StarSystem(CampaignObject):
     spectral_class = models.CharField(max_length=16, blank=True, help_text="e.g. G2V")
+    # The seed names its Jump Point Distance table but does not print it: the GM's figure.
+    jump_point_au = models.FloatField(
+        "jump point distance (AU)",
+        null=True,
+        blank=True,
+        help_text="How far the zenith and nadir jump points lie from the star, from the "
+        "sourcebook's Jump Point Distance table for its spectral class.",
+    )
     notes = models.TextField(blank=True)
 
     class Meta(CampaignObject.Meta):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "name"], name="star_system_name_unique"),
+            models.CheckConstraint(
+                condition=Q(jump_point_au__isnull=True)
+                | Q(jump_point_au__gt=0, jump_point_au__lte=MAP_LIMIT_AU),
+                name="star_system_jump_point_bounded",
+            ),
         ]
+
+    def jump_points(self) -> dict[str, tuple[float, float]]:
+        """The zenith and nadir jump points on the map: straight above and below the star
+        (the map is a side view, zenith up), where the GM gave their distance."""
+        if self.jump_point_au is None:
+            return {}
+        return {"zenith": (0.0, self.jump_point_au), "nadir": (0.0, -self.jump_point_au)}
+
+    def clean(self) -> None:
+        value = self.jump_point_au
+        if value is not None and not (math.isfinite(value) and 0 < value <= MAP_LIMIT_AU):
+            raise ValidationError(
+                {"jump_point_au": f"Give a distance above 0 and at most {MAP_LIMIT_AU:,} AU."}
+            )
 
     @classmethod
     def player_visible(cls) -> Q:
@@ -174,6 +206,14 @@ class Ship(CampaignObject):
                 condition=Q(docked_on__isnull=True) | ~Q(docked_on=F("id")), name="ship_not_docked_on_itself"
             ),
             models.CheckConstraint(condition=Q(kind__in=[k.value for k in ShipKind]), name="ship_kind_valid"),
+            *[
+                models.CheckConstraint(
+                    condition=Q(**{f"{axis}__isnull": True})
+                    | Q(**{f"{axis}__gte": -MAP_LIMIT_AU, f"{axis}__lte": MAP_LIMIT_AU}),
+                    name=f"ship_{axis}_on_the_map",
+                )
+                for axis in ("x_au", "y_au")
+            ],
         ]
 
     def armor(self) -> list[dict]:
@@ -188,13 +228,25 @@ class Ship(CampaignObject):
             for f in FACINGS
         ]
 
+    def map_position(self) -> tuple[float, float] | None:
+        """Where the ship is on its system's map: a docked ship rides with its carrier."""
+        carrier = self.docked_on if self.docked_on_id else self
+        if carrier.x_au is None or carrier.y_au is None:
+            return None
+        return (carrier.x_au, carrier.y_au)
+
+    def map_system_id(self) -> int | None:
+        return self.docked_on.star_system_id if self.docked_on_id else self.star_system_id
+
     def distance_au(self, other: Ship) -> float | None:
-        """Straight-line distance to another ship in the same system, when both are placed."""
-        if self.star_system_id is None or self.star_system_id != other.star_system_id:
+        """Straight-line distance on the map to another ship in the same system, when both are placed."""
+        system = self.map_system_id()
+        if system is None or system != other.map_system_id():
             return None
-        if None in (self.x_au, self.y_au, other.x_au, other.y_au):
+        here, there = self.map_position(), other.map_position()
+        if here is None or there is None:
             return None
-        return math.hypot(self.x_au - other.x_au, self.y_au - other.y_au)
+        return math.hypot(here[0] - there[0], here[1] - there[1])
 
     def clean(self) -> None:
         errors: dict[str, str] = {}
@@ -209,6 +261,10 @@ class Ship(CampaignObject):
                 errors[f"armor_{f}"] = f"{FACING_LABELS[f]} armour cannot exceed its maximum."
         if self.overburn > 15:
             errors["overburn"] = "Overburn runs from 0 to 15."
+        for axis in ("x_au", "y_au"):
+            value = getattr(self, axis)
+            if value is not None and not (math.isfinite(value) and abs(value) <= MAP_LIMIT_AU):
+                errors[axis] = f"Give a position within {MAP_LIMIT_AU:,} AU of the star."
         if self.docked_on_id:
             carrier = self.docked_on
             if carrier.pk == self.pk:

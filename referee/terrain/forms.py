@@ -71,7 +71,20 @@ class BattlefieldForm(CampaignScopedForm):
             "weapons_miscalibrated",
             "active",
             "shared",
+            "columns",
+            "rows",
         ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("columns", "rows"):  # left blank: a map sheet's size
+            self.fields[name].required = False
+
+    def clean_columns(self) -> int:
+        return self.cleaned_data.get("columns") or Battlefield._meta.get_field("columns").default
+
+    def clean_rows(self) -> int:
+        return self.cleaned_data.get("rows") or Battlefield._meta.get_field("rows").default
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"]
@@ -98,6 +111,7 @@ class HexForm(CampaignScopedForm):
             "battlefield",
             "name",
             "terrain",
+            "level",
             "conditions",
             "weather",
             "geyser",
@@ -120,6 +134,10 @@ class HexForm(CampaignScopedForm):
         conditions += [c for c in self.instance.conditions if c not in conditions]
         self.fields["terrain"].choices = _choices(bases, rows)
         self.fields["conditions"].choices = _choices(conditions, rows)
+        self.fields["level"].required = False  # left blank: level 0
+
+    def clean_level(self) -> int:
+        return self.cleaned_data.get("level") or 0
 
     def clean(self):
         cleaned = super().clean()

@@ -9,11 +9,26 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-from referee.fleet.models import CampaignObject, CampaignObjectQuerySet, StarSystem
+from referee.fleet.models import CampaignObject, CampaignObjectQuerySet, StarSystem, Unit
 
 from . import catalog
 
 SLUG = re.compile(r"[a-z0-9_]{1,40}")
+
+
+# Hexes each way on one battlefield map: hex numbers are four digits (XXYY).
+MAX_MAP_HEXES = 99
+MIN_LEVEL, MAX_LEVEL = -20, 50
+HEX_NUMBER = re.compile(r"(\d{2})(\d{2})")
+
+
+def hex_number(label: str) -> tuple[int, int] | None:
+    """Column and row of a map-sheet hex number ("0412": column 4, row 12)."""
+    found = HEX_NUMBER.fullmatch(label or "")
+    if found is None:
+        return None
+    column, row = int(found[1]), int(found[2])
+    return (column, row) if column >= 1 and row >= 1 else None
 
 
 class RowKind(models.TextChoices):
@@ -161,9 +176,18 @@ class Battlefield(CampaignObject):
         "in play", default=True, help_text="The End Phase rolls the geysers of battlefields in play."
     )
     shared = models.BooleanField("shared with players", default=False)
+    # A BattleTech map sheet is 16 hexes across and 17 down; bigger fields join sheets.
+    columns = models.PositiveSmallIntegerField(
+        "map columns", default=16, help_text="Hexes across (a map sheet has 16)."
+    )
+    rows = models.PositiveSmallIntegerField(
+        "map rows", default=17, help_text="Hexes down (a map sheet has 17)."
+    )
 
     class Meta(CampaignObject.Meta):
         constraints = [
+            _bounded("columns", 1, MAX_MAP_HEXES, "battlefield_columns_bounded"),
+            _bounded("rows", 1, MAX_MAP_HEXES, "battlefield_rows_bounded"),
             models.UniqueConstraint(fields=["campaign", "name"], name="battlefield_name_unique"),
             models.CheckConstraint(
                 condition=Q(earthquake__gte=0, earthquake__lte=5), name="battlefield_earthquake_0_5"
@@ -184,6 +208,9 @@ class Battlefield(CampaignObject):
             errors["ambient_c"] = "Nothing is colder than −273.15 °C."
         if self.star_system_id and self.star_system.campaign_id != self.campaign_id:
             errors["star_system"] = "That star system belongs to another campaign."
+        for f in ("columns", "rows"):
+            if not 1 <= (getattr(self, f) or 0) <= MAX_MAP_HEXES:
+                errors[f] = f"A map runs from 1 to {MAX_MAP_HEXES} hexes each way."
         if errors:
             raise ValidationError(errors)
 
@@ -217,6 +244,9 @@ class Hex(CampaignObject):
     terrain = models.CharField(
         "base terrain", max_length=40, default="clear", help_text="What the hex is when no condition holds."
     )
+    level = models.SmallIntegerField(
+        default=0, help_text="Height in levels above (or depth below) the map's base, as printed in the hex."
+    )
     conditions = models.JSONField(default=list, blank=True)
     weather = models.JSONField(
         "local weather", default=list, blank=True, help_text="Weather over this hex beyond the battlefield's."
@@ -244,6 +274,7 @@ class Hex(CampaignObject):
         constraints = [
             models.UniqueConstraint(fields=["battlefield", "name"], name="hex_label_unique_per_battlefield"),
             models.CheckConstraint(condition=~Q(terrain=""), name="hex_has_terrain"),
+            _bounded("level", MIN_LEVEL, MAX_LEVEL, "hex_level_bounded"),
             models.CheckConstraint(condition=Q(geyser=True) | Q(volcanic=False), name="hex_volcanic_geyser"),
             models.CheckConstraint(
                 condition=Q(geyser=True) | Q(erupting_turns_left=0), name="hex_only_geysers_erupt"
@@ -271,9 +302,78 @@ class Hex(CampaignObject):
             errors["conditions"] = "Give the conditions as a list of keys such as mud."
         if (msg := _weather_error(self.weather)) is not None:
             errors["weather"] = msg
+        if not MIN_LEVEL <= (self.level or 0) <= MAX_LEVEL:
+            errors["level"] = f"Levels run from {MIN_LEVEL} to {MAX_LEVEL}."
         if self.volcanic and not self.geyser:
             errors["volcanic"] = "Only a geyser can be volcanic: tick geyser too."
         if self.erupting_turns_left and not self.geyser:
             errors["erupting_turns_left"] = "Only a geyser erupts: tick geyser, or set this to 0."
+        if errors:
+            raise ValidationError(errors)
+
+
+class Facing(models.TextChoices):
+    """The six hex sides a unit can face, clockwise from the top of the map sheet."""
+
+    N = "n", "North"
+    NE = "ne", "North-east"
+    SE = "se", "South-east"
+    S = "s", "South"
+    SW = "sw", "South-west"
+    NW = "nw", "North-west"
+
+
+class UnitPlacementQuerySet(CampaignObjectQuerySet):
+    def in_campaign(self, campaign):
+        return super().in_campaign(campaign).select_related("unit", "battlefield")
+
+
+class UnitPlacement(CampaignObject):
+    """Where a unit stands on a battlefield map: its hex (as numbered on the map sheet) and
+    the hex side it faces. Players see it when both the unit and the battlefield are shared."""
+
+    unit = models.OneToOneField(Unit, on_delete=models.CASCADE, related_name="placement")
+    battlefield = models.ForeignKey(Battlefield, on_delete=models.CASCADE, related_name="placements")
+    hex = models.CharField("hex", max_length=4, help_text="Hex number as on the map sheet, e.g. 0412.")
+    facing = models.CharField(max_length=2, choices=Facing.choices, default=Facing.N)
+
+    objects = UnitPlacementQuerySet.as_manager()
+
+    class Meta(CampaignObject.Meta):
+        verbose_name = "unit on a map"
+        verbose_name_plural = "units on maps"
+        constraints = [
+            models.CheckConstraint(condition=Q(hex__regex=r"^[0-9]{4}$"), name="unit_placement_hex_number"),
+            models.CheckConstraint(
+                condition=Q(facing__in=[f.value for f in Facing]), name="unit_placement_facing_valid"
+            ),
+        ]
+
+    @classmethod
+    def player_visible(cls) -> Q:
+        return Q(unit__shared=True, battlefield__shared=True)
+
+    def hex_row(self) -> Hex | None:
+        """The battlefield's hex row the unit stands in, when the GM has described that hex."""
+        return self.battlefield.hexes.filter(name=self.hex).first()
+
+    def clean(self) -> None:
+        errors: dict[str, str] = {}
+        place = hex_number(self.hex)
+        if place is None:
+            errors["hex"] = (
+                "Give the hex number as on the map sheet: four digits, column then row, e.g. 0412."
+            )
+        elif self.battlefield_id and (
+            place[0] > self.battlefield.columns or place[1] > self.battlefield.rows
+        ):
+            errors["hex"] = (
+                f"{self.battlefield} is {self.battlefield.columns} hexes across and "
+                f"{self.battlefield.rows} down; hex {self.hex} is off the map."
+            )
+        if self.battlefield_id and self.battlefield.campaign_id != self.campaign_id:
+            errors["battlefield"] = "That battlefield belongs to another campaign."
+        if self.unit_id and self.unit.campaign_id != self.campaign_id:
+            errors["unit"] = "That unit belongs to another campaign."
         if errors:
             raise ValidationError(errors)

@@ -10,9 +10,11 @@ from django.db import IntegrityError, connection, transaction
 from referee.campaigns.models import TOUCH_CAMPAIGN, Campaign, CampaignScoped, Membership
 from referee.fleet.models import Marker
 from referee.logistics.models import CharacterSheet
+from referee.maps.models import PiratePoint
 from referee.play.models import LogEntry
 from referee.sheets.models import Design
 from referee.telemissiles.models import Telemissile
+from referee.terrain.models import UnitPlacement
 from tests.factories import (
     CampaignFactory,
     CharacterFactory,
@@ -73,6 +75,12 @@ def rows(cast) -> dict[type, object]:
         CharacterSheet.objects.create(campaign=c, character=character, name="Kai", template="MechWarrior"),
         Telemissile.objects.create(campaign=c, name="Whale", missile_type="killer_whale_t", operator=ship),
         Design.objects.create(campaign=c, name="Victor VTR-9K", unit_type="mech", document={}),
+        PiratePoint.objects.create(
+            campaign=c, name="L4", star_system=StarSystemFactory(campaign=c), x_au=1, y_au=2
+        ),
+        UnitPlacement.objects.create(
+            campaign=c, name=unit.name, unit=unit, battlefield=battlefield, hex="0101"
+        ),
         ruled_jump(c, cast.gm, ship, dice=[3, 4]),
     ]
     return {type(obj): obj for obj in made}

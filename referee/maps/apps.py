@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class MapsConfig(AppConfig):
+    name = "referee.maps"
+    label = "maps"
