@@ -18,4 +18,5 @@ urlpatterns = [
     path("", include("referee.boobytraps.urls")),
     path("", include("referee.imports.urls")),
     path("", include("referee.sheets.urls")),
+    path("", include("referee.maps.urls")),
 ]

@@ -1,0 +1,126 @@
+"""The maps' forms: where a ship goes, a pirate point, where a unit stands."""
+
+from __future__ import annotations
+
+import math
+
+from django import forms
+
+from referee.campaigns.forms import InputLimitsMixin
+from referee.fleet.forms import CampaignScopedForm
+from referee.fleet.models import MAP_LIMIT_AU, Ship, StarSystem, Unit
+from referee.terrain.models import Battlefield, Facing, hex_number
+
+from .geometry import plain_au
+from .models import PiratePoint
+
+
+def _coordinate(label: str, required: bool = False, help_text: str = "") -> forms.FloatField:
+    # Django's FloatField refuses NaN and infinity; the bounds keep every figure plain.
+    return forms.FloatField(
+        label=label,
+        required=required,
+        min_value=-MAP_LIMIT_AU,
+        max_value=MAP_LIMIT_AU,
+        help_text=help_text,
+    )
+
+
+class MoveForm(InputLimitsMixin, forms.Form):
+    """A ship's new place: AU coordinates, or a jump point (or pirate point) and an offset
+    from it in AU (outward, away from the star; negative: towards the star)."""
+
+    ship = forms.ModelChoiceField(queryset=Ship.objects.none(), to_field_name="code", label="Ship")
+    anchor = forms.ChoiceField(label="Place", initial="xy")
+    x_au = _coordinate("x (AU)")
+    y_au = _coordinate("y (AU)")
+    offset_au = _coordinate(
+        "Offset (AU)", help_text="From the jump point: + away from the star, − towards it."
+    )
+
+    def __init__(self, *args, campaign, system: StarSystem, pirates: list[PiratePoint], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.system, self.pirates = system, {str(p.code): p for p in pirates}
+        self.fields["ship"].queryset = Ship.objects.in_campaign(campaign).filter(docked_on__isnull=True)
+        choices = [("xy", "At the coordinates below")]
+        if system.jump_point_au:
+            choices += [("zenith", "At the zenith jump point"), ("nadir", "At the nadir jump point")]
+        choices += [(f"pirate-{code}", f"At {p.name} (pirate point)") for code, p in self.pirates.items()]
+        self.fields["anchor"].choices = choices
+
+    def clean(self):
+        data = super().clean()
+        anchor = data.get("anchor")
+        if anchor is None:
+            return data
+        if anchor == "xy":
+            for axis in ("x_au", "y_au"):
+                if data.get(axis) is None and axis not in self.errors:
+                    self.add_error(axis, "Give both coordinates, in AU.")
+            if not self.errors:
+                data["position"] = f"x {plain_au(data['x_au'])}, y {plain_au(data['y_au'])} AU"
+            return data
+        offset = data.get("offset_au") or 0.0
+        if anchor in ("zenith", "nadir"):
+            jp = self.system.jump_point_au
+            x, y = 0.0, (jp + offset) * (1 if anchor == "zenith" else -1)
+            name = f"{anchor} jump point"
+        else:
+            point = self.pirates[anchor.removeprefix("pirate-")]
+            x, y, name = point.x_au, point.y_au, point.name
+            r = math.hypot(x, y)
+            ux, uy = (x / r, y / r) if r else (0.0, 1.0)
+            x, y = x + ux * offset, y + uy * offset
+        if not (abs(x) <= MAP_LIMIT_AU and abs(y) <= MAP_LIMIT_AU):
+            self.add_error("offset_au", f"That is more than {MAP_LIMIT_AU:,} AU from the star.")
+            return data
+        data["x_au"], data["y_au"] = x, y
+        if offset:
+            side = "beyond" if offset > 0 else "short of"
+            data["position"] = f"{plain_au(abs(offset))} AU {side} the {name}"
+        else:
+            data["position"] = name
+        return data
+
+
+class PiratePointForm(CampaignScopedForm):
+    x_au = _coordinate("x (AU)", required=True)
+    y_au = _coordinate("y (AU)", required=True)
+
+    class Meta:
+        model = PiratePoint
+        fields = ["name", "x_au", "y_au", "shared", "notes"]
+        widgets = {"notes": forms.Textarea(attrs={"rows": 2})}
+
+    def __init__(self, *args, system: StarSystem, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.instance.star_system = system
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        clash = PiratePoint.objects.filter(star_system=self.instance.star_system, name__iexact=name)
+        if clash.exclude(pk=self.instance.pk).exists():
+            raise forms.ValidationError("This system already has a pirate point of that name.")
+        return name
+
+
+class PlaceUnitForm(InputLimitsMixin, forms.Form):
+    unit = forms.ModelChoiceField(queryset=Unit.objects.none(), to_field_name="code", label="Unit")
+    hex = forms.CharField(label="Hex", max_length=4, help_text="Four digits, column then row, e.g. 0412.")
+    facing = forms.ChoiceField(label="Facing", choices=Facing.choices, initial=Facing.N)
+
+    def __init__(self, *args, campaign, battlefield: Battlefield, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.battlefield = battlefield
+        self.fields["unit"].queryset = Unit.objects.in_campaign(campaign)
+
+    def clean_hex(self) -> str:
+        label = self.cleaned_data["hex"].strip()
+        place = hex_number(label)
+        if place is None:
+            raise forms.ValidationError("Give the hex number as on the map sheet: four digits, e.g. 0412.")
+        if place[0] > self.battlefield.columns or place[1] > self.battlefield.rows:
+            raise forms.ValidationError(
+                f"This map is {self.battlefield.columns} hexes across and {self.battlefield.rows} down."
+            )
+        return label

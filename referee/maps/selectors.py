@@ -1,0 +1,135 @@
+"""Reads behind the map pages: the drawing, the distances, the lists beside the map."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.campaigns.models import Campaign
+from referee.fleet.models import StarSystem
+from referee.play.models import LogEntry
+from referee.terrain.models import Battlefield
+
+from . import state as map_state
+from . import svg
+from .geometry import distance, plain_au
+
+MODES = {"fit": "Fitted", "log": "Log scale"}
+
+
+@dataclass(frozen=True)
+class SystemMap:
+    svg: str
+    objects: list[svg.MapObject]
+    ships: list[dict]  # drawn or listed (not placed)
+    unplaced: list[dict]
+    pirates: list[dict]
+    at_seq: int | None
+    mode: str
+
+
+def _at_seq(campaign: Campaign, at: int | None) -> int | None:
+    """A log entry's number, when it names one of this campaign's entries."""
+    if at is None:
+        return None
+    last = (
+        LogEntry.objects.filter(campaign=campaign).order_by("-seq").values_list("seq", flat=True).first() or 0
+    )
+    return at if 0 <= at < last else None
+
+
+def system_map(
+    campaign: Campaign, system: StarSystem, role: str, *, mode: str = "fit", at: int | None = None
+) -> SystemMap:
+    """The system's map as ``role`` may see it, now or just after entry ``at`` (the views
+    let only the GM ask for an entry)."""
+    at = _at_seq(campaign, at)
+    if at is None:
+        current = map_state.system_state(campaign, system=system)
+    else:
+        current = map_state.rewind(map_state.system_state(campaign, everything=True), campaign, at)
+    code = str(system.code)
+    record = current.of("starsystem").get(code) or {
+        "name": system.name,
+        "spectral_class": system.spectral_class,
+        "jump_point_au": system.jump_point_au,
+    }
+    ships = map_state.for_role(map_state.ships_in(current, code), role)
+    pirates = map_state.for_role(map_state.pirates_in(current, code), role)
+    when = f", as it stood after entry #{at}" if at is not None else ""
+    drawing, _ = svg.system_svg(
+        record,
+        ships,
+        pirates,
+        mode=mode if mode in MODES else "fit",
+        title=f"Map of the {record['name']} system{when}",
+    )
+    placed = [s for s in ships if s["at"] is not None]
+    return SystemMap(
+        svg=drawing,
+        objects=svg.system_objects(record, placed, pirates),
+        ships=ships,
+        unplaced=[s for s in ships if s["at"] is None],
+        pirates=pirates,
+        at_seq=at,
+        mode=mode if mode in MODES else "fit",
+    )
+
+
+def distances_from(objects: list[svg.MapObject], code: str) -> tuple[svg.MapObject | None, list[dict]]:
+    """Every object's distance from the one named ``code``, nearest first."""
+    origin = next((o for o in objects if o.code == code), None)
+    if origin is None:
+        return None, []
+    rows = [
+        {"label": o.label, "au": distance((origin.x, origin.y), (o.x, o.y))}
+        for o in objects
+        if o.code != origin.code
+    ]
+    rows.sort(key=lambda r: (r["au"], r["label"]))
+    for row in rows:
+        row["text"] = f"{plain_au(row['au'])} AU"
+        row["km"] = f"{row['au'] * 149_597_870.7:,.0f} km"
+    return origin, rows
+
+
+def battlefield_map(
+    campaign: Campaign, battlefield: Battlefield, role: str, *, at: int | None = None, links: str = ""
+):
+    """The battlefield's hex map as ``role`` may see it, now or after entry ``at``."""
+    at = _at_seq(campaign, at)
+    current = map_state.battlefield_state(campaign)
+    if at is not None:
+        current = map_state.rewind(current, campaign, at)
+    code = str(battlefield.code)
+    field = current.of("battlefield").get(code) or {}
+    field = {
+        "name": field.get("name") or battlefield.name,
+        "columns": field.get("columns") or battlefield.columns,
+        "rows": field.get("rows") or battlefield.rows,
+        "weather": field.get("weather") if field.get("weather") is not None else battlefield.weather,
+    }
+    hexes = [
+        h
+        for h in current.of("hex").values()
+        if h.get("battlefield") == code and h.get("name") and (role == "gm" or h.get("shared"))
+    ]
+    units_by_code = current.of("unit")
+    units = []
+    for placement in current.of("unitplacement").values():
+        unit = units_by_code.get(placement.get("unit") or "")
+        if placement.get("battlefield") != code or unit is None or not placement.get("hex"):
+            continue
+        if role != "gm" and not unit.get("shared"):
+            continue
+        units.append({**placement, "name": unit.get("name", ""), "unit_code": placement["unit"]})
+    units.sort(key=lambda u: (u["hex"], u["name"]))
+    when = f", as it stood after entry #{at}" if at is not None else ""
+    drawing = svg.battlefield_svg(
+        field,
+        hexes,
+        units,
+        role=role,
+        title=f"Map of {field['name']}{when}",
+        links=links if at is None else "",
+    )
+    return drawing, units, at

@@ -1,0 +1,144 @@
+"""Writes made on the maps: a ship moved, a unit placed or turned. Each is one transaction
+that locks the campaign row and appends one turn-log entry holding every field's before
+and after, so the log's Undo takes it back like any resolution."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from referee.campaigns.models import Campaign
+from referee.fleet.models import Ship, StarSystem, Unit
+from referee.play import sharing
+from referee.play.effects import ChangeRecorder
+from referee.play.models import LogEntry, Visibility
+from referee.play.services import PlayError, log_append
+from referee.terrain.models import Battlefield, Facing, UnitPlacement
+
+from .geometry import plain_au
+
+MOVE, PLACE = "map.move", "map.place"
+
+
+def _lock(campaign: Campaign) -> Campaign:
+    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+
+
+def _save(recorder: ChangeRecorder) -> list[dict]:
+    try:
+        return recorder.save()
+    except ValidationError as error:
+        raise PlayError("; ".join(error.messages)) from None
+
+
+def _what(changes: list[dict]) -> str:
+    def plain(value) -> str:
+        return "—" if value in (None, "") else str(value)
+
+    return "; ".join(f"{c['label']} {plain(c['before'])} → {plain(c['after'])}" for c in changes)
+
+
+@transaction.atomic
+def ship_move(
+    *, campaign: Campaign, ship: Ship, system: StarSystem, x_au: float, y_au: float, position: str, actor
+) -> LogEntry | None:
+    """Put a ship at (x, y) AU on ``system``'s map, with ``position`` as its words (the
+    players' status reads them). A docked ship rides with its carrier: move the carrier."""
+    campaign = _lock(campaign)
+    ship = (
+        Ship.objects.select_for_update(of=("self",))
+        .select_related("docked_on")
+        .get(pk=ship.pk, campaign=campaign)
+    )
+    if ship.docked_on_id:
+        raise PlayError(
+            f"{ship} is docked on {ship.docked_on} and rides with it: move {ship.docked_on} instead."
+        )
+    recorder = ChangeRecorder()
+    recorder.set(ship, "star_system", system)
+    recorder.set(ship, "x_au", float(x_au))
+    recorder.set(ship, "y_au", float(y_au))
+    recorder.set(ship, "position", position[:120])
+    changes = _save(recorder)
+    if not changes:
+        return None
+    riders = list(ship.docked.values_list("name", flat=True))
+    carried = f" with {', '.join(riders)} docked" if riders else ""
+    return log_append(
+        campaign=campaign,
+        procedure=MOVE,
+        title=f"{ship} moved on the map",
+        summary=f"The GM moved {ship}{carried} to {position or f'x {plain_au(x_au)}, y {plain_au(y_au)} AU'} "
+        f"in {system}: {_what(changes)}.",
+        actor=actor,
+        inputs={"@ship": {"code": str(ship.code), "name": str(ship)}, "x_au": x_au, "y_au": y_au},
+        effects=sorted(changes, key=lambda c: c["field"]),
+        visibility=Visibility.EVERYONE if sharing.seen_by_players(ship) else Visibility.GM,
+    )
+
+
+@transaction.atomic
+def unit_place(
+    *, campaign: Campaign, unit: Unit, battlefield: Battlefield, hex_label: str, facing: str, actor
+) -> LogEntry | None:
+    """Put a unit in a hex of a battlefield map, facing one of the hex sides."""
+    campaign = _lock(campaign)
+    unit = Unit.objects.select_for_update().get(pk=unit.pk, campaign=campaign)
+    if facing not in Facing.values:
+        raise PlayError("Choose the hex side the unit faces.")
+    placement = UnitPlacement.objects.select_for_update().filter(unit=unit).first()
+    creating = placement is None
+    if creating:
+        placement = UnitPlacement(campaign=campaign, unit=unit, name=unit.name, battlefield=battlefield)
+    recorder = ChangeRecorder()
+    if creating:
+        # A new row: each field's before is blank, and the row itself is recorded so that
+        # Undo can take it away (it is saved before the recorder compares values).
+        try:
+            placement.hex, placement.facing = hex_label, facing
+            placement.full_clean()
+            placement.save()
+        except ValidationError as error:
+            raise PlayError("; ".join(error.messages)) from None
+        changes = [
+            {
+                "target": "unitplacement",
+                "code": str(placement.code),
+                "name": str(placement),
+                "field": name,
+                "label": label,
+                "before": None,
+                "after": value,
+            }
+            for name, label, value in (
+                ("battlefield", "battlefield", str(battlefield.code)),
+                ("hex", "hex", hex_label),
+                ("facing", "facing", facing),
+                ("unit", "unit", str(unit.code)),
+                ("name", "name", unit.name),
+            )
+        ]
+    else:
+        recorder.set(placement, "battlefield", battlefield)
+        recorder.set(placement, "hex", hex_label)
+        recorder.set(placement, "facing", facing)
+        changes = _save(recorder)
+    if not changes:
+        return None
+    facing_label = Facing(facing).label.lower()
+    visible = unit.shared and battlefield.shared
+    record = {"target": "unitplacement", "code": str(placement.code), "name": str(placement)}
+    inputs = {"@unit": {"code": str(unit.code), "name": str(unit)}, "hex": hex_label, "facing": facing}
+    if creating:
+        record["fields"] = {c["field"]: c["after"] for c in changes}
+        inputs["@record"] = record
+    return log_append(
+        campaign=campaign,
+        procedure="record.create" if creating else PLACE,
+        title=f"{unit} placed on {battlefield}" if creating else f"{unit} moved on {battlefield}",
+        summary=f"The GM put {unit} in hex {hex_label} of {battlefield}, facing {facing_label}.",
+        actor=actor,
+        inputs=inputs,
+        effects=sorted(changes, key=lambda c: c["field"]),
+        visibility=Visibility.EVERYONE if visible else Visibility.GM,
+    )

@@ -1,0 +1,40 @@
+from django.urls import path
+
+from . import views
+
+app_name = "maps"
+
+urlpatterns = [
+    path("c/<uuid:code>/maps/", views.map_index, name="index"),
+    path("c/<uuid:code>/maps/systems/<uuid:system_code>/", views.system_page, name="system"),
+    path("c/<uuid:code>/maps/systems/<uuid:system_code>/panel/", views.system_panel, name="system-panel"),
+    path("c/<uuid:code>/maps/systems/<uuid:system_code>/map.svg", views.system_svg, name="system-svg"),
+    path("c/<uuid:code>/maps/systems/<uuid:system_code>/move/", views.ship_move, name="move"),
+    path(
+        "c/<uuid:code>/maps/systems/<uuid:system_code>/pirate-points/",
+        views.pirate_point_add,
+        name="pirate-add",
+    ),
+    path(
+        "c/<uuid:code>/maps/systems/<uuid:system_code>/pirate-points/<uuid:point_code>/delete/",
+        views.pirate_point_delete,
+        name="pirate-delete",
+    ),
+    path("c/<uuid:code>/maps/battlefields/<uuid:field_code>/", views.battlefield_page, name="battlefield"),
+    path(
+        "c/<uuid:code>/maps/battlefields/<uuid:field_code>/panel/",
+        views.battlefield_panel,
+        name="battlefield-panel",
+    ),
+    path(
+        "c/<uuid:code>/maps/battlefields/<uuid:field_code>/map.svg",
+        views.battlefield_svg,
+        name="battlefield-svg",
+    ),
+    path("c/<uuid:code>/maps/battlefields/<uuid:field_code>/place/", views.unit_place, name="place"),
+    path(
+        "c/<uuid:code>/maps/battlefields/<uuid:field_code>/hexes/<str:label>/",
+        views.hex_save,
+        name="hex-save",
+    ),
+]

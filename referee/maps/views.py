@@ -1,0 +1,390 @@
+"""Map pages: a star system's map and a battlefield's hex map, for the GM (who moves ships,
+places units and edits hexes on them) and for players (who see what is shared)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.forms import HiddenInput
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.text import slugify
+
+from referee import htmx
+from referee.campaigns.access import gm_view, member_view
+from referee.campaigns.models import Campaign
+from referee.fleet.models import StarSystem
+from referee.play import services as play_services
+from referee.play.selectors import poll_version
+from referee.terrain.forms import HexForm
+from referee.terrain.models import Battlefield, Hex, hex_number
+
+from . import selectors, services
+from .forms import MoveForm, PiratePointForm, PlaceUnitForm
+from .models import PiratePoint
+
+SYSTEM_PAGE = "maps/system.html"
+FIELD_PAGE = "maps/battlefield.html"
+MAX_SEQ = 10**9
+
+
+def _int(value: str | None) -> int | None:
+    value = (value or "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or len(value) > 9:
+        raise ValueError("not an entry number")
+    return int(value)
+
+
+def _params(request) -> dict:
+    """The page's reading options; a value that is no entry number or scale is a 400."""
+    try:
+        at = _int(request.GET.get("at"))
+    except ValueError:
+        raise _BadRequest("Give the log entry as a number, e.g. 12.") from None
+    mode = request.GET.get("mode", "fit")
+    if mode not in selectors.MODES:
+        raise _BadRequest("Choose the fitted or the log scale.")
+    chosen = request.GET.get("from", "")
+    if len(chosen) > 80 or "\x00" in chosen:
+        raise _BadRequest("No such object on the map.")
+    return {"at": at, "mode": mode, "from": chosen}
+
+
+class _BadRequest(Exception):
+    pass
+
+
+def _bad(message: str) -> HttpResponse:
+    return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+
+
+def _system(campaign: Campaign, system_code) -> StarSystem:
+    return get_object_or_404(StarSystem.objects.in_campaign(campaign), code=system_code)
+
+
+def _battlefield(campaign: Campaign, role: str, field_code) -> Battlefield:
+    return get_object_or_404(Battlefield.objects.in_campaign(campaign).visible_to(role), code=field_code)
+
+
+@member_view("GET")
+def map_index(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
+    return render(
+        request,
+        "maps/index.html",
+        {
+            "campaign": campaign,
+            "role": role,
+            "systems": StarSystem.objects.in_campaign(campaign),
+            "battlefields": Battlefield.objects.in_campaign(campaign).visible_to(role),
+        },
+    )
+
+
+# --- star systems --------------------------------------------------------------------------
+
+
+def _system_context(
+    request, campaign: Campaign, role: str, system: StarSystem, params: dict, **forms
+) -> dict:
+    at = params["at"] if role == "gm" else None  # a player always sees the map as it is now
+    drawn = selectors.system_map(campaign, system, role, mode=params["mode"], at=at)
+    origin, distances = selectors.distances_from(drawn.objects, params["from"])
+    context = {
+        "campaign": campaign,
+        "role": role,
+        "system": system,
+        "map": drawn,
+        "origin": origin,
+        "distances": distances,
+        "params": params,
+        "modes": selectors.MODES,
+        "poll_version": poll_version(campaign, role),
+        "panel_url": reverse("maps:system-panel", args=[campaign.code, system.code]),
+    }
+    if role == "gm" and drawn.at_seq is None:
+        pirates = list(PiratePoint.objects.filter(star_system=system))
+        context["move_form"] = forms.get("move_form") or MoveForm(
+            campaign=campaign,
+            system=system,
+            pirates=pirates,
+            initial={"ship": params["from"].removeprefix("ship-")}
+            if params["from"].startswith("ship-")
+            else None,
+        )
+        context["pirate_form"] = forms.get("pirate_form") or PiratePointForm(campaign=campaign, system=system)
+        context["pirate_points"] = pirates
+    return context
+
+
+@member_view("GET")
+def system_page(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, system_code) -> HttpResponse:
+    system = _system(campaign, system_code)
+    try:
+        params = _params(request)
+    except _BadRequest as error:
+        return _bad(str(error))
+    context = _system_context(request, campaign, role, system, params)
+    return render(request, SYSTEM_PAGE, context)
+
+
+@member_view("GET")
+def system_panel(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, system_code) -> HttpResponse:
+    """The map alone, for the page's live refresh: 204 while nothing the reader sees changed."""
+    system = _system(campaign, system_code)
+    try:
+        params = _params(request)
+    except _BadRequest as error:
+        return _bad(str(error))
+    if params["at"] is None and request.GET.get("v") == poll_version(campaign, role):
+        return HttpResponse(status=204)
+    context = _system_context(request, campaign, role, system, params)
+    return render(request, SYSTEM_PAGE + "#map-panel", context)
+
+
+def _svg_response(request, drawing: str, name: str) -> HttpResponse:
+    response = HttpResponse(drawing, content_type="image/svg+xml; charset=utf-8")
+    if request.GET.get("download"):
+        response["Content-Disposition"] = f'attachment; filename="{slugify(name) or "map"}.svg"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _reader(request, role: str) -> str:
+    """Whose view an export draws: a GM may ask for the players' (to post on a forum)."""
+    return "player" if role == "gm" and request.GET.get("as") == "players" else role
+
+
+@member_view("GET")
+def system_svg(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, system_code) -> HttpResponse:
+    system = _system(campaign, system_code)
+    try:
+        params = _params(request)
+    except _BadRequest as error:
+        return _bad(str(error))
+    reader = _reader(request, role)
+    at = params["at"] if role == "gm" else None
+    drawn = selectors.system_map(campaign, system, reader, mode=params["mode"], at=at)
+    return _svg_response(request, drawn.svg, f"{system.name} map")
+
+
+def _back(campaign: Campaign, system: StarSystem, request) -> str:
+    url = reverse("maps:system", args=[campaign.code, system.code])
+    keep = {k: request.POST.get(k) for k in ("mode",) if request.POST.get(k) in selectors.MODES}
+    return url + (f"?mode={keep['mode']}" if keep else "")
+
+
+def _after_change(request, campaign, system, message: str) -> HttpResponse:
+    if request.htmx:
+        params = {"at": None, "mode": request.POST.get("mode", "fit"), "from": ""}
+        if params["mode"] not in selectors.MODES:
+            params["mode"] = "fit"
+        context = _system_context(request, campaign, "gm", system, params)
+        context["notice"] = message
+        return htmx.campaign_changed(render(request, SYSTEM_PAGE + "#map-panel", context))
+    messages.success(request, message)
+    return redirect(_back(campaign, system, request))
+
+
+def _system_form_error(request, campaign, system, status: int = htmx.INVALID, **forms) -> HttpResponse:
+    params = {"at": None, "mode": "fit", "from": ""}
+    context = _system_context(request, campaign, "gm", system, params, **forms)
+    template = SYSTEM_PAGE + ("#map-panel" if request.htmx else "")
+    return render(request, template, context, status=status)
+
+
+@gm_view("POST")
+def ship_move(request: htmx.HtmxHttpRequest, campaign: Campaign, system_code) -> HttpResponse:
+    system = _system(campaign, system_code)
+    pirates = list(PiratePoint.objects.filter(star_system=system))
+    form = MoveForm(request.POST, campaign=campaign, system=system, pirates=pirates)
+    if not form.is_valid():
+        return _system_form_error(request, campaign, system, move_form=form)
+    data = form.cleaned_data
+    try:
+        entry = services.ship_move(
+            campaign=campaign,
+            ship=data["ship"],
+            system=system,
+            x_au=data["x_au"],
+            y_au=data["y_au"],
+            position=data["position"],
+            actor=request.user,
+        )
+    except play_services.PlayError as error:
+        form.add_error(None, str(error))
+        return _system_form_error(request, campaign, system, status=409, move_form=form)
+    message = f"{data['ship']} is already there." if entry is None else f"#{entry.seq}: {entry.summary}"
+    return _after_change(request, campaign, system, message)
+
+
+@gm_view("POST")
+def pirate_point_add(request: htmx.HtmxHttpRequest, campaign: Campaign, system_code) -> HttpResponse:
+    system = _system(campaign, system_code)
+    form = PiratePointForm(request.POST, campaign=campaign, system=system)
+    if not form.is_valid():
+        return _system_form_error(request, campaign, system, pirate_form=form)
+    try:
+        entry = play_services.record_save(campaign=campaign, form=form, actor=request.user)
+    except play_services.PlayError as error:
+        form.add_error(None, str(error))
+        return _system_form_error(request, campaign, system, status=409, pirate_form=form)
+    return _after_change(request, campaign, system, f"#{entry.seq}: {entry.title}.")
+
+
+@gm_view("POST")
+def pirate_point_delete(
+    request: htmx.HtmxHttpRequest, campaign: Campaign, system_code, point_code
+) -> HttpResponse:
+    system = _system(campaign, system_code)
+    point = get_object_or_404(PiratePoint.objects.in_campaign(campaign), code=point_code, star_system=system)
+    entry = play_services.record_delete(campaign=campaign, obj=point, actor=request.user)
+    return _after_change(request, campaign, system, f"#{entry.seq}: {entry.title}.")
+
+
+# --- battlefields --------------------------------------------------------------------------
+
+
+def _field_context(request, campaign, role, battlefield, at, chosen_hex: str = "", **forms) -> dict:
+    links = ""
+    if role == "gm":
+        links = reverse("maps:battlefield", args=[campaign.code, battlefield.code]) + "?hex="
+    drawing, units, at = selectors.battlefield_map(campaign, battlefield, role, at=at, links=links)
+    context = {
+        "campaign": campaign,
+        "role": role,
+        "battlefield": battlefield,
+        "drawing": drawing,
+        "units": units,
+        "at_seq": at,
+        "chosen_hex": chosen_hex,
+        "poll_version": poll_version(campaign, role),
+        "panel_url": reverse("maps:battlefield-panel", args=[campaign.code, battlefield.code]),
+    }
+    if role == "gm" and at is None:
+        context["place_form"] = forms.get("place_form") or PlaceUnitForm(
+            campaign=campaign, battlefield=battlefield, initial={"hex": chosen_hex} if chosen_hex else None
+        )
+        if chosen_hex:
+            row = Hex.objects.filter(battlefield=battlefield, name=chosen_hex).first()
+            context["hex_row"] = row
+            hex_form = forms.get("hex_form") or HexForm(
+                instance=row,
+                campaign=campaign,
+                initial=None if row else {"battlefield": battlefield.pk, "name": chosen_hex, "shared": True},
+            )
+            for name in ("battlefield", "name"):  # the hex clicked on this map: not the GM's to retype
+                hex_form.fields[name].widget = HiddenInput()
+            context["hex_form"] = hex_form
+    return context
+
+
+def _chosen_hex(request, battlefield) -> str:
+    label = request.GET.get("hex", "").strip()
+    if not label:
+        return ""
+    place = hex_number(label)
+    if place is None or place[0] > battlefield.columns or place[1] > battlefield.rows:
+        raise _BadRequest(f"No hex {label[:8]!s} on this map.")
+    return label
+
+
+@member_view("GET")
+def battlefield_page(
+    request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, field_code
+) -> HttpResponse:
+    battlefield = _battlefield(campaign, role, field_code)
+    try:
+        params = _params(request)
+        chosen = _chosen_hex(request, battlefield) if role == "gm" else ""
+    except _BadRequest as error:
+        return _bad(str(error))
+    at = params["at"] if role == "gm" else None
+    return render(request, FIELD_PAGE, _field_context(request, campaign, role, battlefield, at, chosen))
+
+
+@member_view("GET")
+def battlefield_panel(
+    request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, field_code
+) -> HttpResponse:
+    battlefield = _battlefield(campaign, role, field_code)
+    if request.GET.get("v") == poll_version(campaign, role):
+        return HttpResponse(status=204)
+    return render(
+        request, FIELD_PAGE + "#field-panel", _field_context(request, campaign, role, battlefield, None)
+    )
+
+
+@member_view("GET")
+def battlefield_svg(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, field_code) -> HttpResponse:
+    battlefield = _battlefield(campaign, role, field_code)
+    try:
+        params = _params(request)
+    except _BadRequest as error:
+        return _bad(str(error))
+    reader = _reader(request, role)
+    if reader != "gm" and not battlefield.shared:
+        raise Http404("No such battlefield")
+    drawing, _, _ = selectors.battlefield_map(
+        campaign, battlefield, reader, at=params["at"] if role == "gm" else None
+    )
+    return _svg_response(request, drawing, f"{battlefield.name} map")
+
+
+def _field_after(request, campaign, battlefield, message: str, chosen: str = "") -> HttpResponse:
+    messages.success(request, message)
+    url = reverse("maps:battlefield", args=[campaign.code, battlefield.code])
+    return redirect(url + (f"?hex={chosen}" if chosen else ""))
+
+
+def _field_error(
+    request, campaign, battlefield, chosen: str, status: int = htmx.INVALID, **forms
+) -> HttpResponse:
+    context = _field_context(request, campaign, "gm", battlefield, None, chosen, **forms)
+    return render(request, FIELD_PAGE, context, status=status)
+
+
+@gm_view("POST")
+def unit_place(request: htmx.HtmxHttpRequest, campaign: Campaign, field_code) -> HttpResponse:
+    battlefield = _battlefield(campaign, "gm", field_code)
+    form = PlaceUnitForm(request.POST, campaign=campaign, battlefield=battlefield)
+    chosen = request.POST.get("hex", "") if hex_number(request.POST.get("hex", "")) else ""
+    if not form.is_valid():
+        return _field_error(request, campaign, battlefield, "", place_form=form)
+    data = form.cleaned_data
+    try:
+        entry = services.unit_place(
+            campaign=campaign,
+            unit=data["unit"],
+            battlefield=battlefield,
+            hex_label=data["hex"],
+            facing=data["facing"],
+            actor=request.user,
+        )
+    except play_services.PlayError as error:
+        form.add_error(None, str(error))
+        return _field_error(request, campaign, battlefield, "", status=409, place_form=form)
+    message = f"{data['unit']} is already there." if entry is None else f"#{entry.seq}: {entry.summary}"
+    return _field_after(request, campaign, battlefield, message, chosen)
+
+
+@gm_view("POST")
+def hex_save(request: htmx.HtmxHttpRequest, campaign: Campaign, field_code, label: str) -> HttpResponse:
+    battlefield = _battlefield(campaign, "gm", field_code)
+    place = hex_number(label)
+    if place is None or place[0] > battlefield.columns or place[1] > battlefield.rows:
+        return _bad("No such hex on this map.")
+    row = Hex.objects.filter(battlefield=battlefield, name=label).first()
+    data = request.POST.copy()
+    data["battlefield"], data["name"] = str(battlefield.pk), label  # the hex clicked, whatever was posted
+    form = HexForm(data, instance=row, campaign=campaign)
+    if not form.is_valid():
+        return _field_error(request, campaign, battlefield, label, hex_form=form)
+    try:
+        entry = play_services.record_save(campaign=campaign, form=form, actor=request.user)
+    except play_services.PlayError as error:
+        form.add_error(None, str(error))
+        return _field_error(request, campaign, battlefield, label, status=409, hex_form=form)
+    message = f"Hex {label} is unchanged." if entry is None else f"#{entry.seq}: {entry.title}."
+    return _field_after(request, campaign, battlefield, message, label)
