@@ -9,8 +9,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from referee.fleet.models import Character, Ship, StarSystem, Unit
+from referee.maps.models import PiratePoint
 from referee.sheets import classes, document
 from referee.sheets.models import Design
+from referee.terrain.models import Battlefield, Hex, UnitPlacement
 
 from .models import Campaign, Membership, Role
 
@@ -63,8 +65,13 @@ def demo_campaign_load() -> tuple[Campaign, bool]:
     Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
     Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
 
+    # The seed names its Jump Point Distance table without printing it: the demo GM's figure.
     terra = StarSystem.objects.create(
-        campaign=campaign, name="Galax", spectral_class="G2V", notes="Explorer Corps staging system."
+        campaign=campaign,
+        name="Galax",
+        spectral_class="G2V",
+        jump_point_au=1.5,
+        notes="Explorer Corps staging system.",
     )
     StarSystem.objects.create(
         campaign=campaign, name="Unnamed system EC-4471", spectral_class="K4V", notes="Survey target."
@@ -90,7 +97,7 @@ def demo_campaign_load() -> tuple[Campaign, bool]:
             star_system=terra,
             position="zenith jump point",
             x_au=0,
-            y_au=0,
+            y_au=1.5,
             shared=True,
             owner=player,
         ),
@@ -111,7 +118,7 @@ def demo_campaign_load() -> tuple[Campaign, bool]:
             star_system=terra,
             position="3 AU from the zenith jump point",
             x_au=3,
-            y_au=0,
+            y_au=1.5,
             shared=True,
             owner=player,
         ),
@@ -137,6 +144,8 @@ def demo_campaign_load() -> tuple[Campaign, bool]:
             heat_sinks=2596,
             star_system=terra,
             position="nadir jump point",
+            x_au=0,
+            y_au=-1.5,
         ),
         classes.potemkin(),
     )
@@ -156,7 +165,9 @@ def demo_campaign_load() -> tuple[Campaign, bool]:
             **_armor(nose=4, fore_left=3, fore_right=3, aft_left=3, aft_right=3, aft=2),
             radar_crit_boxes=1,
             star_system=terra,
-            position="zenith jump point",
+            position="1 AU from the zenith jump point",
+            x_au=-1.0,
+            y_au=1.5,
             shared=True,
         ),
         classes.scout(),
@@ -178,6 +189,8 @@ def demo_campaign_load() -> tuple[Campaign, bool]:
             heading="nose",
             star_system=terra,
             position="escorting the Waterloo",
+            x_au=0.4,
+            y_au=1.9,
             shared=True,
             owner=player,
         ),
@@ -198,7 +211,7 @@ def demo_campaign_load() -> tuple[Campaign, bool]:
         ),
         classes.victor_vtr_9k(),
     )
-    _sheet(
+    elementals = _sheet(
         Unit.objects.create(
             campaign=campaign,
             name="Elemental point Alpha",
@@ -212,6 +225,15 @@ def demo_campaign_load() -> tuple[Campaign, bool]:
         ),
         classes.elemental_point(),
     )
+    PiratePoint.objects.create(
+        campaign=campaign,
+        star_system=terra,
+        name="Galax L4",
+        x_au=2.2,
+        y_au=-0.8,
+        notes="Known to the GM only.",
+    )
+    _landing_zone(campaign, terra, victor, elementals)
     for name, sheet in classes.SEED_CLASSES.items():
         Design.objects.create(campaign=campaign, name=name, unit_type=sheet()["unit_type"], document=sheet())
     Character.objects.bulk_create(
@@ -247,3 +269,54 @@ def demo_campaign_load() -> tuple[Campaign, bool]:
         ]
     )
     return campaign, True
+
+
+def _landing_zone(campaign: Campaign, system: StarSystem, *units: Unit) -> None:
+    """A small battlefield: woods on a rise, a muddy crossing, and a geyser only the GM
+    knows of until it erupts."""
+    field = Battlefield.objects.create(
+        campaign=campaign,
+        name="Landing zone Alpha",
+        star_system=system,
+        world="Galax II",
+        weather=["rain_light"],
+        columns=8,
+        rows=6,
+        shared=True,
+    )
+    rows = [
+        ("0203", "heavy_woods", 1, []),
+        ("0303", "heavy_woods", 2, []),
+        ("0304", "clear", 1, []),
+        ("0404", "clear", 0, ["mud"]),
+        ("0504", "clear", 0, ["mud"]),
+        ("0605", "sand", 0, []),
+        ("0702", "building_medium", 1, []),
+    ]
+    Hex.objects.bulk_create(
+        [
+            Hex(
+                campaign=campaign,
+                battlefield=field,
+                name=label,
+                terrain=terrain,
+                level=level,
+                conditions=cond,
+                shared=True,
+            )
+            for label, terrain, level, cond in rows
+        ]
+    )
+    Hex.objects.create(
+        campaign=campaign,
+        battlefield=field,
+        name="0503",
+        terrain="clear",
+        geyser=True,
+        shared=True,
+        notes="A geyser the players have not seen yet.",
+    )
+    for unit, hex_label, facing in zip(units, ("0405", "0305"), ("n", "ne"), strict=False):
+        UnitPlacement.objects.create(
+            campaign=campaign, unit=unit, battlefield=field, name=unit.name, hex=hex_label, facing=facing
+        )

@@ -19,7 +19,7 @@ from django.utils import timezone
 import rules
 from referee.campaigns.models import Campaign, Phase
 
-from . import families, sharing
+from . import families, sharing, wording
 from .bindings import Binding, Context
 from .effects import ChangeRecorder, apply_effects, from_json, kind_of, to_json
 from .models import (
@@ -195,6 +195,7 @@ def procedure_resolve(
     unmet = binding.unmet(ctx, inputs)
     if unmet and not gm_ruling:
         raise PlayError(refusal(unmet))
+    measured = binding.measurements(ctx, inputs)  # read before the outcome moves anything
     outcome = rules.resolve(procedure_id, inputs, None if dice is None else list(dice))
     ctx.outcome = outcome
     recorder = ChangeRecorder()
@@ -208,6 +209,9 @@ def procedure_resolve(
         visibility = Visibility.GM if private else Visibility.EVERYONE
     data = outcome.to_dict()
     summary, record = outcome.summary, _subject_record(ctx)
+    if measured:
+        record["@measured"] = measured
+        summary += " " + "; ".join(f"{wording.label(k)}: {how}" for k, how in measured.items()) + "."
     if unmet:
         who = getattr(actor, "username", "") or "the GM"
         waived = "; ".join(p.text for p in unmet)

@@ -13,7 +13,7 @@ from referee.fleet.models import Unit
 from referee.play.bindings import Binding, BindingList, Context, Role
 
 from . import catalog
-from .models import Battlefield, Hex
+from .models import Battlefield, Hex, UnitPlacement
 from .modifiers import magma_hex, read_hex
 
 BINDINGS = BindingList()
@@ -38,6 +38,18 @@ def _weather(hex_: Hex | None, battlefield: Battlefield | None = None) -> list[s
     if hex_ is not None:
         return catalog.merge_weather(hex_.battlefield.weather, hex_.weather)
     return list(battlefield.weather) if battlefield is not None else []
+
+
+def _ground(ctx: Context, role: str = "hex") -> dict:
+    """The hex a unit stands in on its battlefield map (or the battlefield), for the
+    procedures that ask where the unit is when the GM has not said."""
+    unit = ctx.objects.get("unit")
+    if unit is None:
+        return {}
+    placement = UnitPlacement.objects.filter(unit=unit).select_related("battlefield").first()
+    if placement is None:
+        return {}
+    return {role: placement.battlefield if role == "battlefield" else placement.hex_row()}
 
 
 # --- terrain.hex_modifiers -------------------------------------------------------------
@@ -68,6 +80,7 @@ BINDINGS.add(
         roles=(HEX, Role("unit", Unit, "Unit entering or fired at", required=False)),
         label="Hex modifiers",
         prefill=_hex_prefill,
+        fill_roles=_ground,
     )
 )
 
@@ -138,6 +151,7 @@ BINDINGS.add(
         roles=(UNIT, Role("hex", Hex, "Hex it starts in", required=False)),
         label="Magma",
         prefill=_magma_prefill,
+        fill_roles=_ground,
     )
 )
 
@@ -165,6 +179,7 @@ BINDINGS.add(
         roles=(UNIT, WHERE),
         label="Bog down",
         prefill=_bog_prefill,
+        fill_roles=_ground,
     )
 )
 
@@ -189,6 +204,7 @@ BINDINGS.add(
         ),
         label="Careful movement",
         prefill=_careful_prefill,
+        fill_roles=_ground,
     )
 )
 
@@ -212,6 +228,7 @@ BINDINGS.add(
         roles=(MECH, Role("battlefield", Battlefield, "Battlefield shaking", required=False)),
         label="Earthquake PSR",
         prefill=_earthquake_prefill,
+        fill_roles=lambda ctx: _ground(ctx, "battlefield"),
     )
 )
 
@@ -256,6 +273,7 @@ BINDINGS.add(
         roles=(Role("unit", Unit, "'Mech", targets=("unit",), kinds=("battlemech",)), WHERE),
         label="Heat Phase",
         prefill=_heat_prefill,
+        fill_roles=_ground,
     )
 )
 

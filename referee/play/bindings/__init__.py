@@ -122,6 +122,22 @@ class Binding:
     fill_roles: Callable[[Context], dict[str, models.Model]] | None = None
     # The step a result leads to (a charged drive -> the jump), offered on the result card.
     next_step: Callable[[Any, Campaign], NextStep | None] | None = None
+    # Inputs the pre-fill measures on the map (distances): the entry says whether the
+    # figure rolled with was the map's or one the GM typed.
+    measured: tuple[str, ...] = ()
+
+    def measurements(self, ctx: Context, inputs: dict) -> dict[str, str]:
+        """For each measured input given, "from the map" or "typed by the GM"."""
+        if not self.measured or self.prefill is None or not ctx.objects:
+            return {}
+        mapped = self.prefill(ctx)
+        return {
+            name: "from the map"
+            if mapped.get(name) is not None and mapped[name] == inputs[name]
+            else "typed by the GM"
+            for name in self.measured
+            if inputs.get(name) is not None
+        }
 
     def unmet(self, ctx: Context, inputs: dict) -> list[Precondition]:
         """The preconditions the records in their roles (and the inputs) do not meet."""

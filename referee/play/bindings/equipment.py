@@ -127,6 +127,7 @@ NEUTRINO = BINDINGS.add(
         prefill=_neutrino_prefill,
         after=_neutrino_schedule,
         secret=lambda ctx: not ctx.objects["watch"].shared,
+        measured=("vessels",),  # the vessels' distances, from the map
     )
 )
 

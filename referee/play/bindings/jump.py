@@ -67,11 +67,14 @@ def _jump_after(ctx: Context, outcome, recorder) -> None:
     if outcome.result["jump_proceeds"] is not True or destination is None:
         return
     ship = ctx.objects["ship"]
+    # The arrival point is the destination's zenith jump point, on its map when the GM
+    # has given the star's jump point distance.
+    x, y = destination.jump_points().get("zenith", (None, None))
     for vessel in [ship, *ship.docked.select_for_update()]:
         recorder.set(vessel, "star_system", destination)
-        recorder.set(vessel, "position", "arrival point")
-        recorder.set(vessel, "x_au", None)
-        recorder.set(vessel, "y_au", None)
+        recorder.set(vessel, "position", "zenith jump point (arrival)")
+        recorder.set(vessel, "x_au", x)
+        recorder.set(vessel, "y_au", y)
 
 
 BINDINGS.add(

@@ -111,6 +111,7 @@ for procedure_id, label, prefill in (
             prefill=prefill,
             secret=_hidden_side,
             next_step=_next_detector,
+            measured=("distance_au", "distance_km"),
         )
     )
 
