@@ -212,7 +212,7 @@ TERRAIN_FILL = {
 HEX_STYLE = """
 .hex polygon{stroke:#6b6b5a;stroke-width:1}.hex text{font:9px sans-serif;fill:#333}.hex .lvl{font:bold 10px sans-serif}
 .hex .cond{font:8px sans-serif;fill:#234}.hex:focus polygon,.hex.selected polygon{stroke:#d00;stroke-width:3}
-.geyser{fill:none;stroke:#c0392b;stroke-width:2}.geyser.erupting{fill:#f39c12;fill-opacity:.6}
+.vent{fill:none;stroke:#c0392b;stroke-width:2}.vent.erupting{fill:#f39c12;fill-opacity:.6}
 .unit circle{fill:#234;stroke:#fff;stroke-width:1.5}.unit path{fill:#c0392b;stroke:#fff;stroke-width:1}.unit text{font:bold 9px sans-serif;fill:#fff}
 .weather{font:13px sans-serif;fill:#222}
 """
@@ -303,7 +303,7 @@ def _hex(label: str, cx: float, cy: float, row: dict | None, role: str, links: s
                 state += f", {row['erupting_turns_left']} turn(s) left"
             words.append(f"{'magma ' if row.get('volcanic') else ''}geyser ({state})")
             inner.append(
-                f'<circle class="geyser{" erupting" if erupting else ""}" cx="{cx:.1f}" cy="{cy:.1f}" r="{geometry.HEX_SIZE * 0.55:.1f}"/>'
+                f'<circle class="vent{" erupting" if erupting else ""}" cx="{cx:.1f}" cy="{cy:.1f}" r="{geometry.HEX_SIZE * 0.55:.1f}"/>'
             )
     title = f"<title>{_attr('; '.join(words))}</title>"
     body = title + "".join(inner)
