@@ -97,7 +97,7 @@ class TestPlacingAndEditing:
         )
         assert response.status_code == 302
         placed = LogEntry.objects.latest("seq")
-        assert "Victor placed on Ridge" == placed.title and placed.visibility == "everyone"
+        assert placed.title == "Victor placed on Ridge" and placed.visibility == "everyone"
         assert "Victor in hex 0304, facing south-east" in svg_of(cast, field, "player")
         client.post(url(cast, field, "maps:place"), {"unit": unit.code, "hex": "0405", "facing": "n"})
         moved = LogEntry.objects.latest("seq")
