@@ -432,7 +432,16 @@ def verify_export(document: dict, *, head: str | None = None) -> ChainReport:
     )
 
 
-_TOO_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1}}}")
+class _TooLongNumber(Exception):
+    pass
+
+
+def _recordable_int(text: str) -> int:
+    """An integer as ``canonical`` keeps it; one of more than MAX_DIGITS digits stops the
+    fast reading of its batch (a scan of the text for long digit runs cost more)."""
+    if len(text) - text.startswith("-") > MAX_DIGITS:
+        raise _TooLongNumber
+    return int(text)
 
 
 def campaign_entries(campaign: Campaign) -> Iterator[dict]:
@@ -441,10 +450,12 @@ def campaign_entries(campaign: Campaign) -> Iterator[dict]:
     entry a ``StoredEntry``. A batch holding a number too long to record (only a row
     written past the app could) is judged like a file's entries instead."""
     for _last, text, _hashes in json_entry_batches(Selection(campaign, "gm", None, None)):
-        if _TOO_LONG_NUMBER.search(text):
+        try:
+            entries = json.loads(f"[{text}]", parse_float=_canonical_float, parse_int=_recordable_int)
+        except _TooLongNumber:
             yield from json.loads(f"[{text}]")
         else:
-            yield from map(StoredEntry, json.loads(f"[{text}]", parse_float=_canonical_float))
+            yield from map(StoredEntry, entries)
 
 
 def verify_campaign(campaign: Campaign, *, head: str | None = None) -> ChainReport:

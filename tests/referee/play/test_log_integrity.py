@@ -1,6 +1,7 @@
 """The turn log cannot be rewritten through SQL, and any rewrite that gets past the
 database (trigger disabled) is caught by verify_log and the GM's verify page."""
 
+import json
 from io import StringIO
 
 import pgtrigger
@@ -319,3 +320,46 @@ def test_reveal_time_is_not_covered_but_everything_else_is(logged):
     assert "seq" not in payload and "reversal_of_seq" not in payload
     entry.revealed_at = timezone.now()
     assert chain_hash(entry.prev_hash, entry.hash_payload()) == entry.hash
+
+
+def _judged_like_a_file(campaign) -> str:
+    """The verdict on the same entries read without the database path's fast reading."""
+    from referee.play.log_sql import Selection, json_entry_batches
+
+    entries = []
+    for _last, text, _hashes in json_entry_batches(Selection(campaign, "gm", None, None)):
+        entries += json.loads(f"[{text}]")
+    try:
+        return integrity.verify_entries(entries, campaign_code=str(campaign.code)).message()
+    except integrity.IntegrityError as error:
+        return f"not a log: {error}"
+
+
+def _judged_from_the_database(campaign) -> str:
+    try:
+        return integrity.verify_campaign(campaign).message()
+    except integrity.IntegrityError as error:
+        return f"not a log: {error}"
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        pytest.param("'{\"n\": 1.5}'::jsonb", id="a float"),
+        pytest.param("'{\"n\": 123456789012345678.5}'::jsonb", id="a float read back as an integer"),
+        pytest.param("'{\"n\": 0.0000001}'::jsonb", id="a float with a small exponent"),
+        pytest.param(
+            "jsonb_build_object('n', repeat('7', 4001)::numeric)", id="an integer too long to record"
+        ),
+        pytest.param(
+            "jsonb_build_object('n', repeat('7', 4000)::numeric)", id="the longest integer recorded"
+        ),
+    ],
+)
+def test_the_database_check_judges_forged_numbers_as_a_files_entries_are_judged(logged, tamper, forged):
+    """The database path skips re-canonicalising what jsonb gives back; whatever a row
+    written past the app holds, its verdict is the one the full check gives."""
+    tamper(f"UPDATE play_logentry SET result = {forged} WHERE id = %s", [entry_id(logged.campaign, 2)])
+    verdict = _judged_from_the_database(logged.campaign)
+    assert verdict == _judged_like_a_file(logged.campaign)
+    assert "#2" in verdict or "not a log" in verdict
