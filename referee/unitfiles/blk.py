@@ -480,6 +480,12 @@ def _write_battle_armor(out: list[str], doc: dict) -> None:
     troopers = doc.get("troopers") or [{"armor_max": 0}]
     write_block(out, "armor", [str(troopers[0].get("armor_max", troopers[0].get("armor", 0)))])
     write_block(out, "Trooper Count", [str(len(troopers))])
+    kept = {tag.lower() for tag, _values in _extra(doc).get("blocks", [])}
+    if "weightclass" not in kept and doc.get("tonnage"):
+        # A sheet made here: the lightest weight class whose troopers can weigh what the sheet says.
+        per_trooper = float(doc["tonnage"]) / len(troopers)
+        weight = next((c for c, most in sorted(BA_WEIGHT.items()) if most >= per_trooper), max(BA_WEIGHT))
+        write_block(out, "weightclass", [str(weight)])
 
 
 def _ba_owner(location: str) -> tuple[int, str]:

@@ -276,3 +276,11 @@ def test_a_long_description_that_would_overflow_the_sheet_is_left_out():
     )
     doc = read_unit_text(text, name="v.mtf")
     assert [key for key, _value in doc["source"]["extra"]["entries"]] == ["source", "role", "myomer"]
+
+
+def test_a_battle_armour_sheet_made_here_exports_its_weight_class():
+    point = sample("Elemental Point [Laser].blk")
+    point["source"] = {"format": "blk", "extra": {}}
+    _, text = write_unit_text(point)
+    assert "<weightclass>\n2\n</weightclass>" in text
+    assert read_unit_text(text, name="x.blk")["tonnage"] == 5
