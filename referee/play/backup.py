@@ -37,6 +37,7 @@ from referee.campaigns.models import Campaign, touch_campaign_trigger_uris
 
 from . import integrity
 from .models import LogEntry
+from .wording import Namer, words_of
 
 BACKUP_FORMAT = "referee-backup/1"
 CHUNK = 2000
@@ -500,11 +501,15 @@ def _natural_key_or_none(model: type[models.Model]) -> str | None:
 
 def _restore_log(rows: list[dict], ids: list[int], keys: _Keys, campaign: Campaign) -> None:
     fk = _campaign_fk(LogEntry)
+    namer, player_namer = Namer(campaign, "gm"), Namer(campaign, "player")
     for start in range(0, len(rows), CHUNK):
         batch = [
             _build(LogEntry, row, keys, campaign_fk=fk, campaign_id=campaign.pk, pk=pk)
             for row, pk in zip(rows[start : start + CHUNK], ids[start : start + CHUNK], strict=True)
         ]
+        for entry in batch:
+            # The words are not hashed: they are made again from what is, never taken on trust.
+            entry.words = words_of(entry, namer.name, player_namer.name)
         _insert(LogEntry, batch)
 
 

@@ -16,46 +16,34 @@ from collections.abc import Iterator
 from referee.campaigns.models import Campaign, Phase
 
 from .integrity import EXPORT_FORMAT, Closing, entry_json
-from .log_sql import Selection, json_entry_batches
+from .log_sql import SEEN, Selection, json_entry_batches, named
+from .models import Visibility
+from .selectors import records_seen
 
 __all__ = ["entry_json"]  # the exported shape of one entry, also read from here
 
+# Headings a person reads; one row per roll (an entry without rolls has one row).
 CSV_COLUMNS = [
-    "seq",
-    "turn",
-    "phase",
-    "game_time",
-    "procedure",
-    "roll",
-    "dice",
-    "modifiers",
-    "total",
-    "target",
-    "outcome",
+    "Entry",
+    "Turn",
+    "Phase",
+    "Time",
+    "Procedure",
+    "Title",
+    "Subjects",
+    "Roll",
+    "Dice",
+    "Modifiers",
+    "Total",
+    "Target",
+    "Outcome",
+    "Changes",
+    "Rule",
+    "Dice source",
+    "Visibility",
+    "Undone by",
 ]
 # --- SQL fragments -----------------------------------------------------------------------------
-
-
-def _iso_short(column: str) -> str:
-    """``datetime.isoformat()``: the microseconds only when there are some."""
-    return (
-        f"to_char({column} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') "
-        f"|| CASE WHEN date_part('microseconds', {column})::bigint %% 1000000 <> 0 "
-        f"THEN to_char({column} AT TIME ZONE 'UTC', '.US') ELSE '' END || '+00:00'"
-    )
-
-
-def _shown(value: str) -> str:
-    """A JSON value as a person reads it: numbers and text as they are, yes/no, a dash for
-    nothing; a record sheet by its name (the JSON export holds it whole)."""
-    return (
-        f"CASE jsonb_typeof({value}) WHEN 'null' THEN '—' "
-        f"WHEN 'boolean' THEN CASE WHEN {value} = 'true'::jsonb THEN 'yes' ELSE 'no' END "
-        f"WHEN 'object' THEN CASE WHEN {value} ? 'unit_type' THEN 'the record sheet of ' "
-        f"|| trim(coalesce({value} ->> 'chassis', '') || ' ' || coalesce({value} ->> 'model', '')) "
-        f"ELSE {value} #>> '{{}}' END "
-        f"ELSE {value} #>> '{{}}' END"
-    )
 
 
 def _csv(text: str) -> str:
@@ -83,75 +71,133 @@ def _dice(roll: str) -> str:
 
 RESULT = "(CASE WHEN jsonb_typeof(e.result) = 'object' THEN e.result ELSE '{}'::jsonb END)"
 ROLLS = "(CASE WHEN jsonb_typeof(e.rolls) = 'array' THEN e.rolls ELSE '[]'::jsonb END)"
-EFFECTS = "(CASE WHEN jsonb_typeof(e.effects) = 'array' THEN e.effects ELSE '[]'::jsonb END)"
 
-# Modifiers: the result's *mod* and *_bonus values that are not nothing, whole numbers signed.
-MODIFIERS = f"""(SELECT string_agg(m.key || '=' || CASE
-        WHEN jsonb_typeof(m.value) = 'number' AND m.value::text ~ '^-?[0-9]+$'
-            THEN CASE WHEN m.value::text LIKE '-%%' THEN m.value::text ELSE '+' || m.value::text END
-        ELSE {_shown("m.value")} END, '; ' ORDER BY m.ord)
-    FROM jsonb_each({RESULT}) WITH ORDINALITY AS m(key, value, ord)
-    WHERE (m.key LIKE '%%mod%%' OR m.key LIKE '%%\\_bonus')
-      AND m.value NOT IN ('null'::jsonb, '0'::jsonb, 'false'::jsonb, '[]'::jsonb, '{{}}'::jsonb))"""
+
+def _items(words: str, key: str) -> str:
+    return f"CASE WHEN jsonb_typeof({words} -> '{key}') = 'array' THEN {words} -> '{key}' ELSE '[]' END"
+
+
+def _word(key: str, fallback: str = "''") -> str:
+    """One text the entry's words hold (``LogEntry.words``), else ``fallback``; for a
+    reader kept from some records, the text as players read it where it differs."""
+    text = f"coalesce(nullif(e.words ->> '{key}', ''), {fallback})"
+    if key not in ("title", "summary"):
+        return text
+    return f"CASE WHEN s.seen IS NOT NULL AND e.words ? 'player_{key}' THEN e.words ->> 'player_{key}' ELSE {text} END"
+
 
 TARGET = f"""(SELECT t.value #>> '{{}}' FROM jsonb_each({RESULT}) WITH ORDINALITY AS t(key, value, ord)
     WHERE (t.key = 'tn' OR t.key LIKE '%%\\_tn' OR t.key = 'target_number') AND t.value <> 'null'::jsonb
     ORDER BY t.ord LIMIT 1)"""
 
-# One CSV line per roll: what belongs to the entry is computed and quoted once per entry
-# (``head``, ``mods``, ``target``, ``outcome``), what belongs to the roll once per roll.
-CSV_ENTRY_RAW = f"""SELECT e.seq, e.number, e.turn, e.phase, e.procedure, e.summary, e.rolls,
-        {_iso_short("e.game_time")} AS game_time, coalesce({MODIFIERS}, '') AS mods,
-        coalesce({TARGET}, '') AS target
-    FROM ({{batch}}) e OFFSET 0"""  # OFFSET 0: computed here once, not inlined into every use
-CSV_ENTRY = f"""SELECT e.seq, e.rolls,
+# The records an entry is about, by name as the reader may read them, as prose ("a, b and c"),
+# each name once: for the GM as written (``about``), for others made from the codes.
+SUBJECTS = f"""CASE WHEN s.seen IS NULL THEN nullif(e.words ->> 'about', '') ELSE (SELECT CASE WHEN cardinality(q.a) > 1
+        THEN array_to_string(q.a[1:cardinality(q.a) - 1], ', ') || ' and ' || q.a[cardinality(q.a)]
+        ELSE q.a[1] END
+    FROM (SELECT array_agg(n.name ORDER BY n.first) AS a FROM (
+        SELECT {named("x.item ->> 'code'", "x.item ->> 'name'")} AS name, min(x.i) AS first
+        FROM jsonb_array_elements({_items("e.words", "subjects")}) WITH ORDINALITY AS x(item, i)
+        GROUP BY 1) n) q) END"""
+
+
+def _side(side: str) -> str:
+    """A change's before or after value in words; for a reader kept from a record the value
+    names, as such."""
+    return f"""CASE WHEN s.seen IS NULL OR NOT EXISTS (
+            SELECT 1 FROM jsonb_array_elements_text({_items("c.change", side + "_codes")}) AS k(code)
+            WHERE s.seen ->> k.code IS DISTINCT FROM '1')
+        THEN coalesce(c.change ->> '{side}', '—') ELSE 'a record not shared with players' END"""
+
+
+# Each change as "record field: before → after", in words (for the GM as written).
+CHANGES = f"""CASE WHEN s.seen IS NULL THEN nullif(e.words ->> 'changed', '') ELSE (SELECT string_agg({named("c.change ->> 'code'", "c.change ->> 'name'")} || ' '
+        || coalesce(c.change ->> 'label', '') || ': ' || {_side("before")} || ' → ' || {_side("after")},
+        '; ' ORDER BY c.n)
+    FROM jsonb_array_elements({_items("e.words", "changes")}) WITH ORDINALITY AS c(change, n)) END"""
+
+
+def _choices(column: str, choices, *, lower: bool = False) -> str:
+    def said(label: str) -> str:
+        label = label[:1].lower() + label[1:] if lower and not label.startswith("GM") else label
+        return label.replace("'", "''")
+
+    cases = " ".join(f"WHEN '{value}' THEN '{said(str(label))}'" for value, label in choices)
+    return f"CASE {column} {cases} ELSE {column} END"
+
+
+def _visibility() -> str:
+    return (
+        f"{_choices('e.visibility', Visibility.choices, lower=True)} || CASE "
+        "WHEN e.revealed_at IS NOT NULL THEN ', revealed to players' ELSE '' END"
+    )
+
+
+def _phase_names() -> str:
+    return _choices("e.phase", Phase.choices)
+
+
+def _calendar(column: str) -> str:
+    """A time as the campaign's clock shows it."""
+    return f"to_char({column} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
+
+
+# What belongs to an entry is computed and quoted once per entry, what belongs to a roll
+# once per roll (``CSV_ROLLS``).
+CSV_ENTRY_RAW = f"""SELECT e.seq, e.number, e.turn, e.rolls, e.words, {_phase_names()} AS phase,
+        {_calendar("e.game_time")} AS game_time, coalesce({TARGET}, '') AS target,
+        coalesce({SUBJECTS}, '') AS subjects, coalesce({CHANGES}, '') AS changes,
+        {_visibility()} AS visibility, coalesce(e.undone_by::text, '') AS undone_by,
+        {_word("procedure", "e.procedure")} AS procedure, {_word("title", "e.title")} AS title,
+        {_word("summary", "e.summary")} AS summary, {_word("rule", "e.reference")} AS rule,
+        {_word("modifiers")} AS mods, {_word("dice")} AS dice_source
+    FROM ({{batch}}) e {SEEN} OFFSET 0"""  # OFFSET 0: computed here once, not inlined into every use
+CSV_ENTRY = f"""SELECT e.seq, e.rolls, e.words,
         e.number::text || ',' || e.turn::text || ',' || {_csv("e.phase")} || ',' || {_csv("e.game_time")}
-            || ',' || {_csv("e.procedure")} AS head,
-        {_csv("e.mods")} AS mods, {_csv("e.target")} AS target, {_csv("e.summary")} AS outcome
+            || ',' || {_csv("e.procedure")} || ',' || {_csv("e.title")} || ',' || {_csv("e.subjects")} AS head,
+        {_csv("e.mods")} AS mods, {_csv("e.target")} AS target,
+        {_csv("e.summary")} || ',' || {_csv("e.changes")} || ',' || {_csv("e.rule")} || ','
+            || {_csv("e.dice_source")} || ',' || {_csv("e.visibility")} || ',' || e.undone_by AS tail
     FROM ({CSV_ENTRY_RAW}) e OFFSET 0"""
 CSV_LINE = (
     "e.head || ',' || "
-    + " || ',' || ".join(
-        [
-            _csv("x.label"),
-            _csv("x.dice"),
-            "e.mods",
-            _csv("x.total"),
-            "e.target",
-            "e.outcome",
-        ]
-    )
+    + " || ',' || ".join([_csv("x.label"), _csv("x.dice"), "e.mods", _csv("x.total"), "e.target", "e.tail"])
     + " || E'\\r\\n'"
 )
-CSV_ROLLS = f"""SELECT coalesce(r.roll ->> 'label', '') AS label, coalesce({_dice("r.roll")}, '') AS dice,
-        coalesce(r.roll ->> 'total', '') AS total, r.n
+CSV_ROLLS = f"""SELECT coalesce(e.words -> 'rolls' ->> (r.n - 1)::int, r.roll ->> 'label', '') AS label,
+        coalesce({_dice("r.roll")}, '') AS dice, coalesce(r.roll ->> 'total', '') AS total, r.n
     FROM jsonb_array_elements(
         CASE WHEN jsonb_array_length({ROLLS}) > 0 THEN {ROLLS} ELSE '[null]'::jsonb END
     ) WITH ORDINALITY AS r(roll, n)"""
 
 
-def _phase_names() -> str:
-    cases = " ".join(f"WHEN '{value}' THEN '{label}'" for value, label in Phase.choices)
-    return f"CASE e.phase {cases} ELSE e.phase END"
-
-
-MD_ROLLS = f"""(SELECT string_agg({_html("x.roll ->> 'label'")} || ' ' || coalesce({_dice("x.roll")}, '')
-        || ' (= ' || coalesce(x.roll ->> 'total', '') || ')', '; ' ORDER BY x.n)
+MD_ROLLS = f"""(SELECT string_agg({_html("coalesce(e.words -> 'rolls' ->> (x.n - 1)::int, x.roll ->> 'label')")}
+        || ' ' || coalesce({_dice("x.roll")}, '') || ' (= ' || coalesce(x.roll ->> 'total', '') || ')',
+        '; ' ORDER BY x.n)
     FROM jsonb_array_elements({ROLLS}) WITH ORDINALITY AS x(roll, n))"""
-
-MD_CHANGES = f"""(SELECT string_agg(' *' || {_html("coalesce(c.change ->> 'name', '')")} || ' '
-        || {_html("coalesce(c.change ->> 'label', '')")} || ':* '
-        || {_html(_shown("c.change -> 'before'"))} || ' → ' || {_html(_shown("c.change -> 'after'"))} || '.',
-        '' ORDER BY c.n)
-    FROM jsonb_array_elements({EFFECTS}) WITH ORDINALITY AS c(change, n))"""
 
 
 def _md_line() -> str:
+    """One entry as a list item, its dice, changes and rule as a list within it; a heading
+    for each turn, and within it for each phase."""
+    previous = (
+        "(coalesce(lag(e.turn) OVER (ORDER BY e.seq), %(prev_turn)s), "
+        "coalesce(lag(e.phase) OVER (ORDER BY e.seq), %(prev_phase)s))"
+    )
+    title = _html(_word("title", "e.title"))
     return f"""CASE WHEN e.turn IS DISTINCT FROM coalesce(lag(e.turn) OVER (ORDER BY e.seq), %(prev_turn)s)
-            THEN E'\\n## Turn ' || e.turn || E'\\n\\n' ELSE '' END
-        || '- **#' || e.number || ' ' || {_html("e.title")} || '** (' || {_phase_names()} || ', '
-        || to_char(e.game_time AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') || '): ' || {_html("e.summary")}
-        || coalesce(' *Dice:* ' || {MD_ROLLS} || '.', '') || coalesce({MD_CHANGES}, '') || E'\\n'"""
+            THEN E'\\n## Turn ' || e.turn || E'\\n' ELSE '' END
+        || CASE WHEN (e.turn, e.phase) IS DISTINCT FROM {previous}
+            THEN E'\\n### ' || {_phase_names()} || E'\\n\\n' ELSE '' END
+        || '- **#' || e.number || ' '
+        || CASE WHEN e.undone_by IS NULL THEN {title} || '**'
+            ELSE '~~' || {title} || '~~** (undone by #' || e.undone_by || ')' END
+        || ' (' || {_calendar("e.game_time")} || coalesce(', ' || {_html(SUBJECTS)}, '') || '): '
+        || {_html(_word("summary", "e.summary"))} || E'\\n'
+        || coalesce('  - Dice' || coalesce(' (' || nullif({_word("dice")}, '') || ')', '') || ': '
+            || {MD_ROLLS} || E'\\n', '')
+        || coalesce('  - Changes: ' || {_html(CHANGES)} || E'\\n', '')
+        || coalesce('  - Rule: ' || {_html("nullif(" + _word("rule", "e.reference") + ", '')")} || E'\\n', '')"""
 
 
 # --- the batches -------------------------------------------------------------------------------
@@ -167,9 +213,9 @@ def entries_for_export(
     user=None,
 ) -> Selection:
     """What ``role`` may export. The readable exports number entries as their reader does
-    (always: ``numbered`` is kept for callers); the JSON export keeps each entry's seq,
-    which its hash covers."""
-    return Selection(campaign, role, first_turn, last_turn, user)
+    (always: ``numbered`` is kept for callers), and name records as the reader may know
+    them (``records_seen``: read once per export, as big as the campaign, not its log)."""
+    return Selection(campaign, role, first_turn, last_turn, user, seen=records_seen(campaign, role))
 
 
 def csv_chunks(selection: Selection) -> Iterator[str]:
@@ -199,9 +245,9 @@ def json_chunks(campaign: Campaign, selection: Selection, *, partial: bool) -> I
 
 
 def markdown_chunks(campaign: Campaign, selection: Selection) -> Iterator[str]:
-    yield f"# {html.escape(' '.join(campaign.name.split()), quote=False)}: turn log\n\n"
+    yield f"# {html.escape(' '.join(campaign.name.split()), quote=False)}: turn log\n"
     build = f"""SELECT max(b.seq), string_agg(b.line, '' ORDER BY b.seq),
-            (array_agg(b.turn ORDER BY b.seq DESC))[1]
-        FROM (SELECT e.seq, e.turn, {_md_line()} AS line FROM ({{batch}}) e) b"""
-    for _last, text, _turn in selection.batches(build, {"prev_turn": None}):
+            (array_agg(b.turn ORDER BY b.seq DESC))[1], (array_agg(b.phase ORDER BY b.seq DESC))[1]
+        FROM (SELECT e.seq, e.turn, e.phase, {_md_line()} AS line FROM ({{batch}}) e {SEEN}) b"""
+    for _last, text, _turn, _phase in selection.batches(build, {"prev_turn": None, "prev_phase": None}):
         yield text

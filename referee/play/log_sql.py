@@ -7,6 +7,7 @@ so Python works per batch, not per row, and holds one batch at a time."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 from django.db import connection
@@ -53,10 +54,21 @@ ENTRY_JSON = f"""CASE WHEN e.hash_scheme >= 4
 
 class Selection:
     """Which entries an export covers: a campaign's log as ``role`` may read it, in a turn
-    range, up to the newest entry when the export began."""
+    range, up to the newest entry when the export began.
+
+    ``seen`` is, for a reader who may not see every record, each record's code mapped to
+    1 (they may see it) or 0 (it is kept from them); the readable exports name the records
+    an entry is about by it (``named``). None for the GM, who sees every name."""
 
     def __init__(
-        self, campaign: Campaign, role: str, first_turn: int | None, last_turn: int | None, user=None
+        self,
+        campaign: Campaign,
+        role: str,
+        first_turn: int | None,
+        last_turn: int | None,
+        user=None,
+        *,
+        seen: dict[str, int] | None = None,
     ):
         self.campaign = campaign
         self.params: dict = {
@@ -64,16 +76,14 @@ class Selection:
             "code": str(campaign.code),
             "batch": BATCH,
             "gm": role == "gm",
+            "seen": None if role == "gm" or seen is None else json.dumps(seen),
         }
         where = ["e.campaign_id = %(campaign)s", "e.seq > %(after)s", "e.seq <= %(upto)s"]
         if role != "gm":
             # What the player reads in full: the public and revealed entries, and what is
             # whispered to them. Their own blind rolls carry a result only the GM has seen.
             self.params["reader"] = getattr(user, "pk", None)
-            where.append(
-                "(e.visibility = 'everyone' OR e.revealed_at IS NOT NULL OR (e.visibility = 'whisper' "
-                "AND coalesce(e.audience @> ARRAY[%(reader)s]::bigint[], false)))"
-            )
+            where.append(self.readable("e"))
         # A turn number beyond any the database holds is a bound all the same, not an error.
         if first_turn is not None:
             where.append("e.turn >= %(first)s")
@@ -82,19 +92,38 @@ class Selection:
             where.append("e.turn <= %(last)s")
             self.params["last"] = min(last_turn, 2**62)
         self.where = " AND ".join(where)
-        # Players number the entries they see 1, 2, 3... (``Numbering``): a hidden entry leaves no gap.
-        self.number = "e.seq"
+        self.role = role
         if role == "player":
             self.params["hidden"] = Numbering.for_campaign(campaign, user).hidden
-            self.number = (
-                "(e.seq - (SELECT count(*) FROM unnest(%(hidden)s::bigint[]) AS h(s) WHERE h.s < e.seq))"
-            )
         self.visible = role in ("gm", "player")
 
+    @staticmethod
+    def readable(alias: str) -> str:
+        """Whether the player ``%(reader)s`` may read entry ``alias``."""
+        return (
+            f"({alias}.visibility = 'everyone' OR {alias}.revealed_at IS NOT NULL OR ({alias}.visibility = 'whisper' "
+            f"AND coalesce({alias}.audience @> ARRAY[%(reader)s]::bigint[], false)))"
+        )
+
+    def number(self, alias: str) -> str:
+        """Entry ``alias``'s number as the reader sees it: players number the entries they
+        see 1, 2, 3... (``Numbering``), so a hidden entry leaves no gap."""
+        if self.role != "player":
+            return f"{alias}.seq"
+        return f"({alias}.seq - (SELECT count(*) FROM unnest(%(hidden)s::bigint[]) AS h(s) WHERE h.s < {alias}.seq))"
+
     def batch_sql(self) -> str:
-        """The next batch of entries (``e``, with ``r`` the entry it reverses)."""
-        return f"""SELECT e.*, r.seq AS reversal_of_seq, r.hash AS reversal_of_hash, {self.number} AS number FROM {LOG} e
-            LEFT JOIN {LOG} r ON r.id = e.reversal_of_id
+        """The next batch of entries (``e``, with the seq and hash of the entry it reverses,
+        and ``undone_by``: the number of the entry that reverses it, if the reader may see it)."""
+        readable = f" AND {self.readable('u')}" if self.role != "gm" else ""
+        # Each a lookup by a unique index per entry, never a join the planner could turn into
+        # a scan of the whole log for every entry.
+        undone_by = f"(SELECT {self.number('u')} FROM {LOG} u WHERE u.reversal_of_id = e.id{readable})"
+        reversed_seq = f"(SELECT r.seq FROM {LOG} r WHERE r.id = e.reversal_of_id)"
+        reversed_hash = f"(SELECT r.hash FROM {LOG} r WHERE r.id = e.reversal_of_id)"
+        return f"""SELECT e.*, {reversed_seq} AS reversal_of_seq, {reversed_hash} AS reversal_of_hash,
+                {self.number("e")} AS number, {undone_by} AS undone_by
+            FROM {LOG} e
             WHERE {self.where} ORDER BY e.seq LIMIT %(batch)s"""
 
     def batches(self, build: str, extra: dict | None = None) -> Iterator[tuple]:
@@ -126,3 +155,13 @@ def json_entry_batches(selection: Selection) -> Iterator[tuple[int, str, list[st
             array_agg(e.hash ORDER BY e.seq)
         FROM ({{batch}}) e"""
     yield from selection.batches(build)
+
+
+def named(code: str, name: str) -> str:
+    """A record's name as the export's reader may read it (``Selection.seen``, as ``s.seen``)."""
+    return f"""CASE WHEN s.seen IS NULL OR s.seen ->> ({code}) = '1' THEN {name}
+        WHEN s.seen ? ({code}) THEN 'a record not shared with players'
+        ELSE 'a record no longer kept' END"""
+
+
+SEEN = "CROSS JOIN (SELECT %(seen)s::jsonb AS seen) s"

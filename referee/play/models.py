@@ -229,6 +229,10 @@ class LogEntry(CampaignScoped):
         editable=False,
         help_text="The procedure form this resolution came from: a second submit of it returns this entry.",
     )
+    # What a person reads of the entry (``wording.entry_words``), derived from what the hash
+    # covers when the entry is written, so exports write words without Python per entry.
+    # Not hashed; the append-only guard keeps it as written all the same.
+    words = models.JSONField(default=dict, blank=True, editable=False)
     hash_scheme = models.PositiveSmallIntegerField(default=HASH_SCHEME)
     nonce = models.CharField(max_length=32, blank=True, default=new_nonce)
     prev_hash = models.CharField(max_length=64)

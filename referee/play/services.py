@@ -34,6 +34,7 @@ from .models import (
     pending_digest,
 )
 from .pending import words as pending_words
+from .wording import Namer, words_of
 
 PHASE_ORDER = [Phase.INITIATIVE, Phase.MOVEMENT, Phase.COMBAT, Phase.END]
 
@@ -134,6 +135,7 @@ def log_append(
         prev_hash=last.hash if last else GENESIS_HASH,
     )
     entry.hash = chain_hash(entry.prev_hash, entry.hash_payload())
+    entry.words = words_of(entry, Namer(campaign, "gm").name, Namer(campaign, "player").name)
     entry.save(force_insert=True)
     return entry
 
@@ -212,6 +214,7 @@ def procedure_resolve(
     if measured:
         record["@measured"] = measured
         summary += " " + "; ".join(f"{wording.label(k)}: {how}" for k, how in measured.items()) + "."
+    record["@dice"] = "server" if dice is None else "table"
     if unmet:
         who = getattr(actor, "username", "") or "the GM"
         waived = "; ".join(p.text for p in unmet)

@@ -12,10 +12,14 @@ from __future__ import annotations
 import re
 import uuid
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from django.apps import apps
+from django.core.exceptions import FieldDoesNotExist
 from django.utils.dateparse import parse_datetime
+
+import rules
 
 ACRONYMS = {
     "kf": "K-F",
@@ -242,3 +246,189 @@ def dice_order(text: str) -> list[str]:
         name, _, rest = line.partition(":")
         lines.append(f"{label(name.strip())}: {plain_text(rest)}" if rest else plain_text(line))
     return lines
+
+
+# --- a log entry in words -----------------------------------------------------------------
+
+# Log events that are not procedures of the rulebooks, as the log names them.
+EVENTS = {
+    "turn.advance": "Turn and phase",
+    "clock.advance": "Clock",
+    "campaign.settings": "Campaign settings",
+    "log.undo": "Undo",
+    "record.create": "Record added",
+    "record.edit": "Record edited",
+    "record.delete": "Record deleted",
+}
+DICE_SOURCES = {"server": "the server's dice", "table": "the table's dice"}
+_UUID_IN_TEXT = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+_ISO_IN_TEXT = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[+-]\d{2}:\d{2}|Z)?")
+
+
+class _Codes:
+    """A namer that also remembers which record codes a value named (for players, a value
+    naming a record they may not see is told as such, not by its name)."""
+
+    def __init__(self, name_of):
+        self.name_of, self.seen = name_of, []
+
+    def name(self, code: str) -> str:
+        if code not in self.seen:
+            self.seen.append(code)
+        return (self.name_of(code) if self.name_of else None) or "a record no longer kept"
+
+
+def sentence(text: str, name_of=None) -> str:
+    """A logged sentence (summary or title) as a person reads it: contract notation made
+    plain, record codes as names, times as the campaign clock shows them, arrows as arrows."""
+    text = _UUID_IN_TEXT.sub(lambda m: _Codes(name_of).name(m.group(0)), str(text or ""))
+    text = _ISO_IN_TEXT.sub(lambda m: when(m.group(0)), text)
+    return plain_text(text.replace(" -> ", " → "))
+
+
+def procedure_name(procedure: str) -> str:
+    """A procedure or log event by name: ``jump.malfunction`` -> its title in the rules."""
+    if procedure in EVENTS:
+        return EVENTS[procedure]
+    try:
+        return plain_text(rules.get(procedure).title)
+    except rules.InputError:
+        return humanise(procedure.replace(".", "_")) if procedure else ""
+
+
+@cache
+def _choice_labels(target: str, field: str) -> dict[str, str]:
+    """A record field's choices by their labels (``initiative`` -> ``Initiative Phase``)."""
+    for model in apps.get_models():
+        if model._meta.model_name == target:
+            try:
+                choices = model._meta.get_field(field).flatchoices or []
+            except FieldDoesNotExist:
+                return {}
+            return {str(value): str(name) for value, name in choices}
+    return {}
+
+
+def _value(value, target: str, field: str, codes: _Codes) -> str:
+    if isinstance(value, str) and value in (labels := _choice_labels(str(target), str(field))):
+        return labels[value]
+    if isinstance(value, dict) and "unit_type" in value:  # a record sheet: named, never spelt out
+        name = " ".join(str(value.get(k) or "") for k in ("chassis", "model")).strip()
+        return f"the record sheet of {name}" if name else "a record sheet"
+    return words(value, codes)
+
+
+def _modifiers(result: dict) -> str:
+    """The result's modifiers and bonuses that are not nothing, whole numbers signed."""
+    found = []
+    for key, value in result.items():
+        if not ("mod" in key or key.endswith("_bonus")) or value in (None, 0, False, [], {}):
+            continue
+        if isinstance(value, int) and not isinstance(value, bool):
+            shown = f"+{value}" if value > 0 else f"−{-value}"
+        else:
+            shown = words(value)
+        found.append(f"{label(key)} {shown}")
+    return "; ".join(found)
+
+
+def entry_words(
+    *,
+    title: str,
+    summary: str,
+    reference: str = "",
+    procedure: str = "",
+    inputs: dict | None = None,
+    rolls: list | None = None,
+    result: dict | None = None,
+    effects: list | None = None,
+    name_of=None,
+    player_name_of=None,
+) -> dict:
+    """What a person reads of a log entry, derived from what its hash covers (and, for a
+    change to a record reference, the referenced record's name, ``name_of(code)``).
+
+    Kept beside the entry (``LogEntry.words``) so the exports can write it without Python
+    per entry. Records stay keyed by code (``subjects``, each change's ``code`` and the
+    codes its values name, ``before_codes`` and ``after_codes``), so a player's copy names only the records players may see."""
+    inputs, rolls, effects = inputs or {}, rolls or [], effects or []
+    result = result if isinstance(result, dict) else {}
+    if procedure:
+        try:
+            order = rules.get(procedure).result_keys
+        except rules.InputError:  # an event, not a procedure: the result's own order
+            order = []
+        result = {k: result[k] for k in order if k in result} | result
+    subjects: list[dict] = []
+
+    def about(code, name) -> None:
+        if code and all(s["code"] != str(code) for s in subjects):
+            subjects.append({"code": str(code), "name": str(name or "a record no longer kept")})
+
+    for key, value in inputs.items():
+        if key.startswith("@") and isinstance(value, dict) and value.get("code"):
+            about(value["code"], value.get("name"))
+    changes = []
+    for change in effects:
+        if not isinstance(change, dict):
+            continue
+        before, after = _Codes(name_of), _Codes(name_of)
+        changes.append(
+            {
+                "code": str(change.get("code", "")),
+                "name": str(change.get("name", "")),
+                "label": plain_text(str(change.get("label") or humanise(change.get("field", "")))),
+                "before": _value(change.get("before"), change.get("target"), change.get("field"), before),
+                "after": _value(change.get("after"), change.get("target"), change.get("field"), after),
+                "before_codes": before.seen,
+                "after_codes": after.seen,
+            }
+        )
+        if change.get("target") != "campaign":
+            about(change.get("code"), change.get("name"))
+    if not subjects:  # an event of the campaign itself: a phase, the clock, its settings
+        for change in effects:
+            if isinstance(change, dict) and change.get("target") == "campaign":
+                about(change.get("code"), change.get("name"))
+    dice = inputs.get("@dice")
+    dice = DICE_SOURCES.get(dice, "") if isinstance(dice, str) else ""
+    # A title or summary that names a record by its code (a hand edit of a reference) is
+    # kept twice: as the GM reads it, and as players read it (``player_name_of``: a record
+    # kept from them as such; without it, every record so named).
+    for_players = {}
+    for key, text in (("title", title), ("summary", summary)):
+        if _UUID_IN_TEXT.search(str(text or "")):
+            for_players[f"player_{key}"] = sentence(
+                text, player_name_of or (lambda code: "a record not shared with players")
+            )
+    return {
+        **for_players,
+        # As the GM reads them, ready-made (a player's copy is made from the parts below).
+        "about": prose(s["name"] for s in subjects) if subjects else "",
+        "changed": "; ".join(f"{c['name']} {c['label']}: {c['before']} → {c['after']}" for c in changes),
+        "procedure": procedure_name(procedure),
+        "title": sentence(title, name_of),
+        "summary": sentence(summary, name_of),
+        "rule": book_reference(reference),
+        "subjects": subjects,
+        "changes": changes,
+        "rolls": [label(str(r.get("label", ""))) if isinstance(r, dict) else "" for r in rolls],
+        "modifiers": _modifiers(result),
+        "dice": dice or ("not recorded" if rolls else ""),
+    }
+
+
+def words_of(entry, name_of=None, player_name_of=None) -> dict:
+    """``entry_words`` of a log entry (a ``LogEntry`` or any row with its fields)."""
+    return entry_words(
+        title=entry.title,
+        summary=entry.summary,
+        reference=entry.reference,
+        procedure=entry.procedure,
+        inputs=entry.inputs,
+        rolls=entry.rolls,
+        result=entry.result,
+        effects=entry.effects,
+        name_of=name_of,
+        player_name_of=player_name_of,
+    )

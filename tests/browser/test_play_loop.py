@@ -93,9 +93,10 @@ def test_gm_jump_shows_live_for_the_player_then_undo_and_export(sign_in, campaig
     assert download.suggested_filename.endswith(".csv")
     with Path(download.path()).open(newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
-    malfunction = [r for r in rows if r["roll"] == "malfunction"]
-    assert [(r["seq"], r["dice"], r["total"]) for r in malfunction] == [("1", "6 6", "12")]
-    assert "micro-fractures" in malfunction[0]["outcome"].lower()
+    malfunction = [r for r in rows if r["Roll"] == "Malfunction"]
+    assert [(r["Entry"], r["Dice"], r["Total"]) for r in malfunction] == [("1", "6 6", "12")]
+    assert "micro-fractures" in malfunction[0]["Outcome"].lower()
+    assert malfunction[0]["Dice source"] == "the table's dice"
 
 
 def odds_of(page: Page, value: str):

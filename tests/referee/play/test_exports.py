@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from referee.play import integrity, log_sql, services
 from referee.play.models import LogEntry, Visibility
+from referee.play.wording import when
 from tests.factories import ShipFactory
 from tests.referee.history import ruled_jump
 
@@ -90,35 +91,42 @@ def test_csv_has_one_row_per_roll_and_one_for_an_entry_without_rolls(log):
             expected.append(
                 (
                     str(entry.seq),
-                    roll["label"] if roll else "",
+                    roll["label"].capitalize() if roll else "",
                     " ".join(map(str, roll["values"])) if roll else "",
                 )
             )
-    assert [(r["seq"], r["roll"], r["dice"]) for r in rows] == expected
-    assert [(r["roll"], r["dice"], r["total"]) for r in rows if r["seq"] == "1"] == [
-        ("malfunction", "6 6", "12"),
-        ("effect", "4 5", "9"),
+    assert [(r["Entry"], r["Roll"], r["Dice"]) for r in rows] == expected
+    assert [(r["Roll"], r["Dice"], r["Total"]) for r in rows if r["Entry"] == "1"] == [
+        ("Malfunction", "6 6", "12"),
+        ("Effect", "4 5", "9"),
     ]
-    advance = next(r for r in rows if r["seq"] == "3")
-    assert (advance["procedure"], advance["roll"], advance["dice"], advance["total"]) == (
-        "turn.advance",
+    advance = next(r for r in rows if r["Entry"] == "3")
+    assert (advance["Procedure"], advance["Roll"], advance["Dice"], advance["Total"]) == (
+        "Turn and phase",
         "",
         "",
         "",
     )
-    assert advance["outcome"].startswith("Turn 1:")
+    assert advance["Outcome"].startswith("Turn 1:")
     assert list(rows[0]) == [
-        "seq",
-        "turn",
-        "phase",
-        "game_time",
-        "procedure",
-        "roll",
-        "dice",
-        "modifiers",
-        "total",
-        "target",
-        "outcome",
+        "Entry",
+        "Turn",
+        "Phase",
+        "Time",
+        "Procedure",
+        "Title",
+        "Subjects",
+        "Roll",
+        "Dice",
+        "Modifiers",
+        "Total",
+        "Target",
+        "Outcome",
+        "Changes",
+        "Rule",
+        "Dice source",
+        "Visibility",
+        "Undone by",
     ]
 
 
@@ -213,12 +221,26 @@ def test_markdown_reads_as_a_log_with_turn_headings_summaries_and_dice(log):
         "## Turn 2",
         "## Turn 3",
     ]
-    first = next(line for line in text.splitlines() if line.startswith("- **#1 "))
+    lines = text.splitlines()
+    first = lines.index(next(line for line in lines if line.startswith("- **#1 ")))
     entry = LogEntry.objects.get(campaign=log.campaign, seq=1)
-    assert entry.summary in first
-    assert "*Dice:* malfunction 6 6 (= 12); effect 4 5 (= 9)." in first
-    assert "K-F integrity:* 20 → 19." in first
+    assert lines[first].startswith("- **#1 Jump: drive-system malfunction roll** (3067-")
+    assert lines[first].endswith(f", Waterloo): {entry.words['summary']}")
+    assert lines[first + 1 : first + 4] == [
+        "  - Dice (the table's dice): Malfunction 6 6 (= 12); Effect 4 5 (= 9)",
+        f"  - Changes: Waterloo K-F integrity: 20 → 19; Waterloo last jump at: — → {when(entry.game_time)}",
+        "  - Rule: Explorer Corps: Drive-System Malfunctions; Malfunction Roll Modifiers Table; "
+        "Drive-System Malfunctions Table",
+    ]
     assert text.count("\n- **#") == 13
+    # Within each turn a heading for each phase, so four "Next phase" entries do not bury the story.
+    assert [line for line in lines if line.startswith("### ")][:4] == [
+        "### Initiative Phase",
+        "### Movement Phase",
+        "### Combat Phase",
+        "### End Phase",
+    ]
+    assert "|" not in text  # no tables: a forum post shows lists at any width
 
 
 # --- turn ranges -----------------------------------------------------------------------------
@@ -230,7 +252,7 @@ def test_markdown_reads_as_a_log_with_turn_headings_summaries_and_dice(log):
 )
 def test_a_turn_range_filters_every_format(log, params, turns):
     expected = sorted(seq for seq, turn in turns_of(log).items() if turn in turns)
-    assert sorted({int(r["seq"]) for r in csv_rows(export(log, "gm", "csv", **params))}) == expected
+    assert sorted({int(r["Entry"]) for r in csv_rows(export(log, "gm", "csv", **params))}) == expected
     document = json.loads(body(export(log, "gm", "json", **params)))
     assert [e["seq"] for e in document["entries"]] == expected
     assert document["partial"] is True
@@ -280,7 +302,7 @@ def test_a_players_export_omits_unrevealed_secrets_until_revealed(log, fmt):
     def seqs() -> set[int]:
         text = body(export(log, "player", fmt))
         if fmt == "csv":
-            return {int(r["seq"]) for r in csv.DictReader(io.StringIO(text))}
+            return {int(r["Entry"]) for r in csv.DictReader(io.StringIO(text))}
         if fmt == "json":
             return {e["seq"] for e in json.loads(text)["entries"]}
         return {int(line.split()[1].strip("*#")) for line in text.splitlines() if line.startswith("- **#")}
@@ -417,6 +439,6 @@ def test_markdown_shows_no_null_or_python_words(hostile):
 def test_csv_quotes_commas_quotes_and_line_breaks_and_reads_back_exactly(hostile):
     cast, _entry = hostile
     rows = csv_rows(export(cast, "gm", "csv"))
-    summaries = dict(LogEntry.objects.filter(campaign=cast.campaign).values_list("seq", "summary"))
-    assert {int(r["seq"]): r["outcome"] for r in rows} == summaries
+    summaries = {e.seq: e.words["summary"] for e in LogEntry.objects.filter(campaign=cast.campaign)}
+    assert {int(r["Entry"]): r["Outcome"] for r in rows} == summaries
     assert any("\n" in s and '"' in s for s in summaries.values())

@@ -176,9 +176,10 @@ def test_the_csv_export_has_one_row_per_roll(cast, waterloo):
     response = cast.client("player").get(reverse("play:export", args=[cast.campaign.code, "csv"]))
     assert response.status_code == 200
     rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
-    assert [(r["roll"], r["dice"], r["total"]) for r in rows] == [
-        ("malfunction", "6 6", "12"),
-        ("effect", "4 5", "9"),
+    assert [(r["Roll"], r["Dice"], r["Total"]) for r in rows] == [
+        ("Malfunction", "6 6", "12"),
+        ("Effect", "4 5", "9"),
     ]
-    assert rows[0]["procedure"] == "jump.malfunction"
-    assert "micro-fractures" in rows[0]["outcome"].lower()
+    assert rows[0]["Procedure"] == "Jump: drive-system malfunction roll"
+    assert rows[0]["Subjects"] == "Waterloo"
+    assert "micro-fractures" in rows[0]["Outcome"].lower()

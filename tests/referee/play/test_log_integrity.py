@@ -107,6 +107,8 @@ OTHER_VALUES = {
     "hash_scheme": "hash_scheme + 1",
     "nonce": "reverse(nonce)",
     "request_key": "gen_random_uuid()",
+    # The words people read are not hashed: the guard alone keeps them as written.
+    "words": """'{"summary": "Nothing happened."}'::jsonb""",
     "id": "id + 100000",
 }
 
