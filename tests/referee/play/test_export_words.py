@@ -188,7 +188,7 @@ def test_existing_entries_get_their_words_from_the_migration(cast):
         LogEntry.objects.filter(pk=entry.pk).update(words={})
     from importlib import import_module
 
-    migration = import_module("referee.play.migrations.0014_log_entry_words")
+    migration = import_module("referee.play.migrations.0015_log_entry_words")
     with connection.schema_editor(atomic=False) as editor:
         migration.fill_words(django_apps, editor)
     entry.refresh_from_db()

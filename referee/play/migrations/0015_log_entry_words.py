@@ -53,7 +53,7 @@ def fill_words(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('play', '0013_log_pending_in_words'),
+        ('play', '0014_players_whispers_and_replies'),
     ]
 
     operations = [
