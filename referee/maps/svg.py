@@ -309,7 +309,7 @@ def _hex(label: str, cx: float, cy: float, row: dict | None, role: str, links: s
     body = title + "".join(inner)
     if links:
         return (
-            f'<a class="hex" id="hex-{label}" href="{_attr(links)}{label}" data-hex="{label}" '
+            f'<a class="hex" id="hex-{label}" href="{_attr(links)}{label}#hex-form" data-hex="{label}" '
             f'aria-label="{_attr("; ".join(words))}">{body}</a>'
         )
     return f'<g class="hex" data-hex="{label}">{body}</g>'

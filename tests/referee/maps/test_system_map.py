@@ -241,3 +241,38 @@ class TestReplay:
         client.post(url(cast, galax, "maps:pirate-add"), {"name": "Late", "x_au": "2", "y_au": "1"})
         then = client.get(url(cast, galax, "maps:system-svg", at=mark)).content.decode()
         assert "Early" in then and "Late" not in then
+
+
+class TestBoundedInputs:
+    @pytest.mark.parametrize(
+        "values",
+        [
+            {"name": "P", "x_au": "nan", "y_au": "1"},
+            {"name": "P", "x_au": "1", "y_au": "-inf"},
+            {"name": "P", "x_au": "1e20", "y_au": "1"},
+            {"name": "P\x00", "x_au": "1", "y_au": "1"},
+            {"name": "P" * 500, "x_au": "1", "y_au": "1"},
+            {"name": "", "x_au": "1", "y_au": "1"},
+        ],
+    )
+    def test_a_hostile_pirate_point_is_refused_without_a_write(self, cast, galax, values):
+        before = (LogEntry.objects.count(), PiratePoint.objects.count())
+        response = cast.client("gm").post(url(cast, galax, "maps:pirate-add"), values, **htmx())
+        assert response.status_code == 422
+        assert (LogEntry.objects.count(), PiratePoint.objects.count()) == before
+
+    @pytest.mark.parametrize("distance", ["nan", "inf", "-1", "0", "1e9"])
+    def test_a_jump_point_distance_must_be_a_plain_positive_figure(self, cast, galax, distance):
+        edit = reverse("campaigns:object-edit", args=[cast.campaign.code, "systems", galax.code])
+        data = {"name": "Galax", "spectral_class": "G2V", "jump_point_au": distance}
+        response = cast.client("gm").post(edit, data, **htmx())
+        assert response.status_code == 422
+        galax.refresh_from_db()
+        assert galax.jump_point_au == 1.5
+
+    def test_the_gm_sets_a_jump_point_distance_and_the_map_follows(self, cast, galax):
+        edit = reverse("campaigns:object-edit", args=[cast.campaign.code, "systems", galax.code])
+        data = {"name": "Galax", "spectral_class": "G2V", "jump_point_au": "2.25"}
+        assert cast.client("gm").post(edit, data, **htmx()).status_code == 200
+        svg = cast.client("player").get(url(cast, galax, "maps:system-svg")).content.decode()
+        assert "Zenith jump point: 2.25 AU from the star" in svg
