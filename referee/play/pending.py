@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import IntegrityError, models, transaction
@@ -253,11 +254,15 @@ def pending_effect_apply(*, entry: LogEntry, number: int, actor, record: str = "
         obj, str(effect.get("field", ""))
     )
     recorder = ChangeRecorder()
+    # Rules that read the result (a neutrino check's tracks) read it from the entry.
+    ctx.outcome = SimpleNamespace(
+        procedure=entry.procedure, inputs=entry.inputs, result=entry.result, effects=entry.pending
+    )
     try:
         updates = rule(obj, effect, ctx) if rule else []
     except NotApplied as why:
         raise EffectError(f"This cannot land on {obj}: {why}. Change it by hand, or dismiss this.") from None
-    except (KeyError, TypeError, ValueError):
+    except (AttributeError, KeyError, TypeError, ValueError):  # a value the rule cannot take
         updates = []
     if not updates:
         raise EffectError(
