@@ -6,7 +6,8 @@ class PlayConfig(AppConfig):
     label = "play"
 
     def ready(self) -> None:
-        # Every rule family is found once, at start-up, when all the apps' models are loaded.
-        from . import families
+        # Every rule family is found once, at start-up, when all the apps' models are loaded;
+        # ``members`` registers then how the entries about who plays are undone.
+        from . import families, members  # noqa: F401
 
         families.discover()

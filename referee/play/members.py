@@ -20,7 +20,7 @@ from referee.campaigns.models import Campaign, Invite, Membership, Role
 
 from . import wording
 from .models import LogEntry, Visibility
-from .services import PlayError, _lock, log_append
+from .services import PlayError, _lock, log_append, reverser
 
 JOIN, ROLE, REMOVE = "member.join", "member.role", "member.remove"
 INVITE_CREATE, INVITE_REVOKE = "invite.create", "invite.revoke"
@@ -139,6 +139,7 @@ def invite_revoke(*, invite: Invite, actor) -> Invite:
     return invite
 
 
+@reverser(*PROCEDURES)
 def reverse(*, campaign: Campaign, entry: LogEntry, actor) -> LogEntry:
     """Undo a change of who plays (the caller holds the campaign lock)."""
     change = entry.effects[0]

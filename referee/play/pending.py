@@ -24,6 +24,8 @@ from . import families, sharing, wording
 from .bindings import Context
 from .effects import ChangeRecorder, NotApplied, flag, moment, numeric
 from .models import LogEntry, Visibility
+from .pending_words import role_for
+from .services import PlayError, _lock, log_append
 
 APPLY, DISMISS = "effect.apply", "effect.dismiss"
 _KEYS = uuid.UUID("6f1f3f8e-8d0b-4f57-9c55-2f8f0c6a7a10")
@@ -55,38 +57,12 @@ class PendingEffect:
         return "applied" if self.ruling.procedure == APPLY else "dismissed"
 
 
-def _role_for(binding, effect: dict):
-    target = effect.get("target")
-    return next((r for r in binding.roles if target in (*r.targets, r.name)), None)
-
-
 def _can_land(binding, role, effect: dict) -> bool:
     """Whether some rule, or a field of the role's records, takes this effect."""
     target, name = str(effect.get("target", "")), str(effect.get("field", ""))
     if families.effect_rule(target, name, binding.procedure_id):
         return True
     return role is not None and _direct_rule(role.model, name) is not None
-
-
-def described(procedure: str, inputs: dict, effect: dict, namer: wording.Namer) -> str:
-    """A change left to the GM in plain words, naming the record it concerns where one
-    filled its role: ``Cerberus (booby trap): set speed to 32``."""
-    text = wording.pending(effect, namer)
-    try:
-        role = _role_for(families.binding(procedure), effect)
-    except rules.InputError:
-        role = None
-    chosen = inputs.get(f"@{role.name}") if role is not None else None
-    if isinstance(chosen, dict) and chosen.get("name"):
-        head, _, rest = text.partition(": ")
-        return f"{chosen['name']} ({head.lower()}): {rest}" if rest else f"{chosen['name']}: {text}"
-    return text
-
-
-def words(procedure: str, inputs: dict, pending: list, campaign) -> list[str]:
-    """Every change left to the GM in plain words, as the GM reads them (players never do)."""
-    namer = wording.Namer(campaign, "gm")
-    return [described(procedure, inputs, effect, namer) for effect in pending]
 
 
 def attach(entries, campaign) -> None:
@@ -120,7 +96,7 @@ def attach(entries, campaign) -> None:
             if effect.get("target") == "campaign":
                 item.appliable, item.record = _can_land(binding, None, effect), campaign.name
                 continue
-            role = _role_for(binding, effect)
+            role = role_for(binding, effect)
             if role is None or not _can_land(binding, role, effect):
                 continue
             item.appliable = True
@@ -171,7 +147,7 @@ def _record(entry: LogEntry, effect: dict, campaign, chosen: str = "") -> tuple[
             obj = role.choices(campaign).select_for_update().filter(code=found["code"]).first()
             if obj is not None:
                 objects[role.name] = obj
-    role = _role_for(binding, effect)
+    role = role_for(binding, effect)
     if role is None:
         return None, Context(campaign=campaign, objects=objects)
     if role.name not in objects and chosen:
@@ -187,7 +163,7 @@ def _record(entry: LogEntry, effect: dict, campaign, chosen: str = "") -> tuple[
 
 def _has_role(entry: LogEntry, effect: dict) -> bool:
     try:
-        return _role_for(families.binding(entry.procedure), effect) is not None
+        return role_for(families.binding(entry.procedure), effect) is not None
     except rules.InputError:
         return False
 
@@ -233,8 +209,6 @@ def _source(entry: LogEntry, number: int) -> dict:
 @transaction.atomic
 def pending_effect_apply(*, entry: LogEntry, number: int, actor, record: str = "") -> LogEntry:
     """Apply pending effect ``number`` of ``entry`` to the record it names, logged and undoable."""
-    from .services import PlayError, _lock, log_append
-
     campaign = _lock(entry.campaign)
     entry = LogEntry.objects.get(pk=entry.pk)
     effect = _effect(entry, number)
@@ -308,8 +282,6 @@ def pending_effect_apply(*, entry: LogEntry, number: int, actor, record: str = "
 @transaction.atomic
 def pending_effect_dismiss(*, entry: LogEntry, number: int, actor) -> LogEntry:
     """Rule pending effect ``number`` of ``entry`` out: logged, and it can no longer be applied."""
-    from .services import _lock, log_append
-
     campaign = _lock(entry.campaign)
     entry = LogEntry.objects.get(pk=entry.pk)
     effect = _effect(entry, number)

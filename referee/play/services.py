@@ -33,7 +33,7 @@ from .models import (
     new_nonce,
     pending_digest,
 )
-from .pending import words as pending_words
+from .pending_words import words as pending_words
 from .wording import Namer, words_of
 
 PHASE_ORDER = [Phase.INITIATIVE, Phase.MOVEMENT, Phase.COMBAT, Phase.END]
@@ -274,6 +274,23 @@ def _field_changed_later(entry: LogEntry, change: dict) -> LogEntry | None:
     )
 
 
+# Entries whose undo is not "restore each field's before-value": procedure -> how to undo
+# it (called with the campaign locked). Modules that log such entries register here when
+# the app starts (``PlayConfig.ready``), so this module imports none of them.
+REVERSERS: dict[str, Any] = {}
+
+
+def reverser(*procedures: str):
+    """Register ``undo(*, campaign, entry, actor) -> LogEntry`` for entries of ``procedures``."""
+
+    def register(undo):
+        for procedure in procedures:
+            REVERSERS[procedure] = undo
+        return undo
+
+    return register
+
+
 @transaction.atomic
 def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
     """Undo: append a reversal restoring the recorded before-values."""
@@ -287,10 +304,8 @@ def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
         raise PlayError(f"Entry #{entry.seq} changed nothing in the campaign, so there is nothing to undo.")
     if entry.procedure in (RECORD_CREATE, RECORD_DELETE):
         return _record_reverse(campaign, entry, actor)
-    from . import members  # who plays: it builds on this module
-
-    if entry.procedure in members.PROCEDURES:
-        return members.reverse(campaign=campaign, entry=entry, actor=actor)
+    if entry.procedure in REVERSERS:  # e.g. who plays (``members``): undone their own way
+        return REVERSERS[entry.procedure](campaign=campaign, entry=entry, actor=actor)
     if entry.procedure == RECORDS_IMPORT:
         return _import_reverse(campaign, entry, actor)
     recorder = ChangeRecorder()

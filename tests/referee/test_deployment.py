@@ -44,7 +44,9 @@ def seconds(value: str) -> float:
     return float(number) * units.get(value[len(number) :] or "s", 1)
 
 
-LIVE_BLOCKS = re.compile(r"(upstream referee_live|location ~ \^/c/[^ ]*/live/\$) \{[^}]*\}")
+# The live streams' location: players' /c/<code>/live/ and GM pages' /c/<code>/live/gm/.
+LIVE_LOCATION = r"location ~ (\^/c/[^ ]*/live/[^ ]*\$) \{[^}]*\}"
+LIVE_BLOCKS = re.compile(rf"(upstream referee_live \{{[^}}]*\}}|{LIVE_LOCATION})")
 
 
 def without_live_streams(text: str) -> str:
@@ -61,7 +63,12 @@ def test_players_live_streams_go_unbuffered_to_the_asgi_server():
     text = (ROOT / "deploy/nginx.conf").read_text()
     blocks = LIVE_BLOCKS.findall(text)
     assert len(blocks) == 2, blocks
-    route = nginx_directives(re.search(r"location ~ \^/c/[^ ]*/live/\$ \{[^}]*\}", text).group(0))
+    location = re.search(LIVE_LOCATION, text)
+    pattern = re.compile(location.group(1))
+    code = "0b6f1c2e-3d4a-4b5c-8d9e-0f1a2b3c4d5e"
+    assert pattern.match(f"/c/{code}/live/") and pattern.match(f"/c/{code}/live/gm/")
+    assert not pattern.match(f"/c/{code}/log/") and not pattern.match(f"/c/{code}/live/gm/x")
+    route = nginx_directives(location.group(0))
     assert route["proxy_pass"] == ["http://referee_live"]
     assert route["proxy_buffering"] == ["off"], "each event must reach the player at once"
     assert nginx_directives(re.search(r"upstream referee_live \{[^}]*\}", text).group(0))["server"] == [

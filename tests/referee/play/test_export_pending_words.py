@@ -56,7 +56,7 @@ def test_the_gms_copy_words_each_pending_change_and_verifies(cast, attacked):
 
 
 def test_a_change_whose_record_filled_its_role_names_it(cast):
-    from referee.play.pending import words
+    from referee.play.pending_words import words
 
     inputs = {"@unit": {"code": "6f1f3f8e-8d0b-4f57-9c55-2f8f0c6a7a11", "name": "Atlas AS7-D"}}
     effect = {"target": "unit", "field": "damage", "op": "add", "value": 1}
