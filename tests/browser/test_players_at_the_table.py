@@ -165,3 +165,42 @@ def test_a_shared_compartments_damage_reaches_its_player_live(sign_in, campaign_
     assert left < row.capacity and entry.effects
     expect(surface).to_contain_text(f"{left}/{row.capacity}")
     assert player.evaluate("window.__noReload") == "still here"
+
+
+def test_a_new_entry_announces_itself_marks_the_last_visit_and_can_be_followed(sign_in, campaign_url, demo):
+    player = sign_in("player")
+    player.goto(campaign_url)
+    expect(player.get_by_test_id("notice-sound")).not_to_be_checked()  # sound is off until asked for
+    toasts = player.get_by_test_id("notice-toasts")
+    expect(toasts).to_have_attribute("aria-live", "polite")
+
+    gm_user = get_user_model().objects.get(username="gm")
+    waterloo = Ship.objects.get(campaign=demo, name="Waterloo")
+    services.procedure_resolve(
+        campaign=demo,
+        procedure_id="drive.charge",
+        inputs={"method": "reactor", "target_hours": 100},
+        dice=[1],
+        actor=gm_user,
+        subjects={"ship": waterloo.code},
+        visibility="everyone",
+        gm_ruling=True,
+    )
+    toast = toasts.get_by_test_id("toast").first
+    expect(toast).to_contain_text("New in the log")
+    expect(player.locator("#log-panel .result-card.fresh").first).to_be_visible()
+
+    # Back later: what came since is marked, with a line where the last visit ended.
+    player.goto(campaign_url)
+    from referee.play import players as player_entries
+
+    player_entries.note_post(campaign=demo, actor=gm_user, role="gm", text="While you were away.")
+    player.goto(campaign_url)
+    expect(player.get_by_test_id("since-last-visit")).to_be_visible()
+    expect(player.locator("#log-panel .since-last-visit").first).to_contain_text("While you were away.")
+
+    # Following the Waterloo leaves only the entries about it.
+    player.get_by_test_id("notice-follow").select_option(label="Waterloo")
+    cards = player.locator("#log-panel [data-entry-number]")
+    expect(cards.filter(has_text="While you were away.")).to_be_hidden()
+    expect(cards.filter(has_text="charge").first).to_be_visible()

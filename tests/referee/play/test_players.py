@@ -404,3 +404,28 @@ def test_a_blind_roll_waits_for_the_gm_even_where_rolls_apply_at_once(cast):
     accepted = LogEntry.objects.get(procedure="roll.accept")
     assert accepted.visibility == Visibility.GM and accepted.audience == []
     assert Unit.objects.get(pk=mech.pk).landed_on == ship
+
+
+HOSTILE = ["1e308", "-1", "nan", "\x00", "a\x00b", "x" * 100_000, "[" * 5000, "9" * 5000, "", "null"]
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_hostile_values_on_a_players_form_never_500_and_a_refusal_writes_nothing(cast, value):
+    mech, ship = landing_setup(cast)
+    client = cast.client("player")
+    base = landing_post(mech, ship)
+    for field in [*base, "piloting", "damage_psr_mods", "leg_actuator_mods", "request_key"]:
+        before = LogEntry.objects.count()
+        response = client.post(roll_url(cast), {**base, field: value}, **htmx())
+        assert response.status_code < 500, field
+        if response.status_code >= 400:
+            assert LogEntry.objects.count() == before, field
+        odds = client.post(
+            reverse("play:player-odds", args=[cast.campaign.code, "boarding.landing"]), {**base, field: value}
+        )
+        assert odds.status_code < 500, field
+    for text in (value, f"**{value}**"):
+        response = client.post(
+            reverse("play:note", args=[cast.campaign.code]), {"text": text, "about": value}, **htmx()
+        )
+        assert response.status_code < 500
