@@ -310,3 +310,20 @@ document.addEventListener("DOMContentLoaded", () => {
   }).observe(document.querySelector("main") || document.body, { childList: true, subtree: true });
   look();
 })();
+
+// On a phone the dashboard's record tables are cards (see referee.css): each cell shows its
+// column's heading before its value. Cells the template labels itself keep their label.
+function labelRecordCells(root) {
+  root.querySelectorAll(".records table").forEach((table) => {
+    const heads = Array.from(table.querySelectorAll("thead th")).map((th) => th.textContent.trim());
+    table.querySelectorAll("tbody tr").forEach((row) => {
+      Array.from(row.children).forEach((cell, i) => {
+        if (i === 0 || cell.hasAttribute("data-label") || cell.hasAttribute("colspan")) return;
+        if (cell.classList.contains("row-actions") || !heads[i]) return;
+        cell.setAttribute("data-label", heads[i]);
+      });
+    });
+  });
+}
+document.addEventListener("DOMContentLoaded", () => labelRecordCells(document));
+document.addEventListener("htmx:afterSettle", () => labelRecordCells(document));

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import expect_no_horizontal_scroll, ship_row
+from tests.referee.boobytraps.factories import BoobyTrapFactory
 
 pytestmark = pytest.mark.browser
 
@@ -72,9 +73,14 @@ def test_a_record_menu_answers_the_keyboard_and_closes_as_a_menu_does(sign_in, c
     expect(gm.get_by_role("button", name="Roll for Garibaldi")).to_have_attribute("aria-expanded", "true")
 
 
-def test_on_a_phone_a_ships_roll_actions_are_in_reach_without_scrolling_sideways(sign_in, campaign_url):
+def test_on_a_phone_a_ships_roll_actions_are_in_reach_without_scrolling_sideways(sign_in, campaign_url, demo):
+    BoobyTrapFactory(campaign=demo, name="Sleeper")
     gm = sign_in("gm", **PHONE)
     gm.goto(campaign_url)
+    # Every record table is cards, each value under its column's heading, a family's too.
+    expect(ship_row(gm, "Waterloo").locator("td").nth(1)).to_have_attribute("data-label", "Kind")
+    trap = gm.locator("#boobytraps-panel tbody tr").filter(has=gm.get_by_text("Sleeper", exact=True))
+    expect(trap.locator("td").nth(1)).to_have_attribute("data-label", "Speed")
     row = ship_row(gm, "Waterloo")
     button = row.get_by_role("button", name="Roll for Waterloo")
     button.scroll_into_view_if_needed()
