@@ -66,7 +66,7 @@ _MOVING = _ALL - {ShipKind.STATION}
 SHIP_SECTIONS: tuple[tuple[str, frozenset, tuple[str, ...]], ...] = (
     ("The ship", _ALL, ("kind", "name", "class_name", "military", "mass_t", "crew")),
     ("", _ALL - {ShipKind.FIGHTER_SQUADRON}, ("passengers",)),
-    ("Who sees it", _ALL, ("shared", "owner")),
+    ("Players", _ALL, ("shared", "owner")),
     ("Where", _ALL, ("star_system", "position", "x_au", "y_au")),
     ("", frozenset({ShipKind.DROPSHIP}), ("docked_on",)),
     ("Under way", _MOVING, ("velocity", "heading", "fuel_points")),
