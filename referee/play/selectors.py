@@ -215,6 +215,16 @@ class Lazy:
             self._compute = self._args = None
         return self._value
 
+    # Read from Python, it is the value it stands for.
+    def __iter__(self):
+        return iter(self())
+
+    def __len__(self) -> int:
+        return len(self())
+
+    def __getitem__(self, key):
+        return self()[key]
+
 
 def panels_context(campaign: Campaign) -> dict:
     """Every family's dashboard panels, each panel's context under its name, and the
