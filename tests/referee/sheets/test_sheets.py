@@ -229,6 +229,7 @@ class TestTheSheetPage:
         assert sheet_url(cast, unit) in dashboard
         assert reverse("sheets:pick", args=[cast.campaign.code, "unit"]) in dashboard
         assert reverse("sheets:pick", args=[cast.campaign.code, "ship"]) in dashboard
+        assert 'id="designs-panel"' in dashboard
         player = cast.client("player").get(campaign).text
         assert sheet_url(cast, unit) in player and sheet_url(cast, ship, "ships") in player
 
