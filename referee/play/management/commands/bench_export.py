@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from referee.campaigns.models import Campaign, Membership, Phase, touch_campaign_trigger_uris
 from referee.play import backup, integrity, services, views
-from referee.play.models import GENESIS_HASH, LogEntry, chain_hash
+from referee.play.models import GENESIS_HASH, LogEntry, chain_hash, pending_digest
 from referee.play.wording import words_of
 
 PHASES = [Phase.INITIATIVE, Phase.MOVEMENT, Phase.COMBAT, Phase.END]
@@ -166,6 +166,7 @@ def _fill_log(campaign: Campaign, count: int, batch: int) -> None:
             prev_hash=prev_hash,
             **(_phase_change(seq, turn) if seq % 10 == 0 else _jump(seq)),
         )
+        entry.pending_digest = pending_digest(entry.nonce, entry.pending)  # as services.log_append does
         entry.hash = chain_hash(prev_hash, entry.hash_payload())
         entry.words = words_of(entry)
         prev_hash = entry.hash
