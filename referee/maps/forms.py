@@ -5,6 +5,9 @@ from __future__ import annotations
 import math
 
 from django import forms
+from django.forms.utils import flatatt
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from referee.campaigns.forms import InputLimitsMixin
 from referee.fleet.forms import CampaignScopedForm
@@ -13,6 +16,27 @@ from referee.terrain.models import Battlefield, Facing, hex_number
 
 from .geometry import plain_au
 from .models import PiratePoint
+
+
+class PlainSelect(forms.Select):
+    """A select written out in Python: a system of hundreds of ships is hundreds of options,
+    which the template-rendered widget takes most of a second to write."""
+
+    def render(self, name, value, attrs=None, renderer=None):
+        attrs = self.build_attrs(self.attrs, attrs)
+        chosen = "" if value is None else str(value)
+        options = (
+            format_html(
+                '<option value="{}"{}>{}</option>',
+                "" if v is None else str(v),
+                mark_safe(" selected") if ("" if v is None else str(v)) == chosen else "",
+                label,
+            )
+            for v, label in self.choices
+        )
+        return format_html(
+            '<select name="{}"{}>{}</select>', name, flatatt(attrs), mark_safe("".join(options))
+        )
 
 
 def _coordinate(label: str, required: bool = False, help_text: str = "") -> forms.FloatField:
@@ -30,7 +54,9 @@ class MoveForm(InputLimitsMixin, forms.Form):
     """A ship's new place: AU coordinates, or a jump point (or pirate point) and an offset
     from it in AU (outward, away from the star; negative: towards the star)."""
 
-    ship = forms.ModelChoiceField(queryset=Ship.objects.none(), to_field_name="code", label="Ship")
+    ship = forms.ModelChoiceField(
+        queryset=Ship.objects.none(), to_field_name="code", label="Ship", widget=PlainSelect
+    )
     anchor = forms.ChoiceField(label="Place", initial="xy")
     x_au = _coordinate("x (AU)")
     y_au = _coordinate("y (AU)")

@@ -8,6 +8,8 @@ from django.forms import HiddenInput
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 
 from referee import htmx
@@ -98,6 +100,15 @@ def _system_context(
         "map": drawn,
         "origin": origin,
         "distances": distances,
+        # Written out here, not in a template loop: a system of hundreds of ships.
+        "object_options": format_html_join(
+            "",
+            '<option value="{}"{}>{}</option>',
+            (
+                (o.code, mark_safe(" selected") if origin and o.code == origin.code else "", o.label)
+                for o in drawn.objects
+            ),
+        ),
         "params": params,
         "modes": selectors.MODES,
         "poll_version": poll_version(campaign, role),

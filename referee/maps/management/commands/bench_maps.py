@@ -11,15 +11,26 @@ import random
 import statistics
 import time
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.test import Client
+from django.urls import reverse
 
-from referee.campaigns.models import Campaign
+from referee.campaigns.models import Campaign, Membership
 from referee.fleet.models import Ship, ShipKind, StarSystem
 from referee.maps import selectors
 from referee.maps.models import PiratePoint
 
 GOAL_MS = 300
+
+
+def _client_for(campaign: Campaign, role: str) -> Client:
+    user = get_user_model().objects.create(username=f"bench-maps-{role}")
+    Membership.objects.create(campaign=campaign, user=user, role=role)
+    client = Client()
+    client.force_login(user)
+    return client
 
 
 class _Rollback(Exception):
@@ -42,6 +53,21 @@ class Command(BaseCommand):
                 raise _Rollback
         except _Rollback:
             pass
+
+    def _page(self, campaign: Campaign, system: StarSystem, runs: int) -> None:
+        """The whole map page through Django (access, read, draw, template), as the GM."""
+        client = _client_for(campaign, "gm")
+        url = reverse("maps:system", args=[campaign.code, system.code])
+        timings = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            response = client.get(url, HTTP_HOST="127.0.0.1")
+            timings.append((time.perf_counter() - start) * 1000)
+            if response.status_code != 200:
+                raise CommandError(f"The map page answered {response.status_code}.")
+        self.stdout.write(
+            f"  the GM's whole page: median {statistics.median(timings):.1f} ms, worst {max(timings):.1f} ms"
+        )
 
     def _run(self, count: int, runs: int) -> None:
         rng = random.Random(15)
@@ -89,6 +115,7 @@ class Command(BaseCommand):
         self.stdout.write(
             f"System map, {count} ships ({count // 10} docked), 5 pirate points; {runs} runs each"
         )
+        self._page(campaign, system, runs)
         for role in ("gm", "player"):
             timings = []
             for _ in range(runs):
