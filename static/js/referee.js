@@ -50,7 +50,7 @@ window.addEventListener("pageshow", (event) => {
 // Where the live-view server runs, its stream says "changed" after each change and the
 // page fires "campaign-changed" at once; while the stream is open there is no poll. Without
 // it (a plain WSGI server answers 204, or the connection drops) the status poll says the
-// campaign's version every two seconds, and a new one fires "campaign-changed".
+// campaign's version every second, and a new one fires "campaign-changed".
 document.addEventListener("DOMContentLoaded", () => {
   const watch = document.querySelector("[data-campaign-watch]");
   if (!watch) return;
