@@ -14,7 +14,7 @@ from referee.campaigns.forms import InputLimitsMixin, LimitedJSONField
 from referee.campaigns.models import Campaign
 from referee.forms import Select
 
-from . import wording
+from . import help_words, wording
 from .bindings import Binding
 from .models import Visibility
 
@@ -32,17 +32,19 @@ class EngineJSONField(LimitedJSONField):
         return "" if value is None else super().prepare_value(value)
 
 
-def input_field(spec) -> forms.Field:
-    """A form field for one engine input (type, range, default, choices, help)."""
+def input_field(spec, procedure_id: str = "") -> forms.Field:
+    """A form field for one engine input (type, range, default, choices, help): the help and
+    the choices' names are the words a GM reads (``help_words``), the contract validates."""
     kind = spec.type.kind
     nullable = spec.type.nullable
     common = {
         "label": wording.plain_text(spec.label) if spec.label else label_for(spec.name),
-        "help_text": wording.help_text(spec.help),
+        "help_text": help_words.help_for(procedure_id, spec),
         "required": spec.required and not nullable and kind != "bool",
     }
     unit = wording.plain_text(spec.unit or "")
-    if unit and unit.lower() not in common["label"].lower().split():
+    shown = common["label"].lower().replace("(", " ").replace(")", " ").split()
+    if unit and unit.lower() not in shown:
         common["label"] = f"{common['label']} ({unit})"
     if kind == "int":
         return forms.IntegerField(min_value=spec.min, max_value=spec.max, **common)
@@ -53,7 +55,9 @@ def input_field(spec) -> forms.Field:
     if kind == "bool":
         return forms.NullBooleanField(widget=forms.NullBooleanSelect, **common)
     if kind == "enum":
-        choices = [(c, wording.choice(c)) for c in spec.type.describe()["choices"]]
+        choices = [
+            (c, help_words.choice_for(procedure_id, spec.name, c)) for c in spec.type.describe()["choices"]
+        ]
         if nullable or not spec.required:
             choices = [("", "—"), *choices]
         return forms.ChoiceField(choices=choices, **common)
@@ -167,7 +171,7 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
             )
         self.input_names = []
         for spec in self.procedure.contract.inputs:
-            fields[spec.name] = input_field(spec)
+            fields[spec.name] = input_field(spec, self.procedure.id)
             self.input_names.append(spec.name)
         # Roles first, then the engine's inputs, then how to roll.
         self.fields = {

@@ -64,6 +64,30 @@ LABELS = {
     "hours_since_jump": "Hours since the last jump",
     "psr_tn": "Piloting roll target number",
     "start_mod": "Starting modifier",
+    "nose_s": "Nose short-range damage",
+    "lw_s": "Left wing short-range damage",
+    "rw_s": "Right wing short-range damage",
+    "min_interval_s": "Shortest interval (s)",
+    "g": "G-force",
+    "primary_g": "Primary threshold (G)",
+    "secondary_g": "Secondary threshold (G)",
+    "field_expands_after_ready_s": "Field expands after the drive is ready (s)",
+}
+
+# A key's last word naming its unit (``ship_mass_t``): shown in brackets after the words.
+UNIT_SUFFIXES = {
+    "t": "t",
+    "s": "s",
+    "m": "m",
+    "km": "km",
+    "au": "AU",
+    "ly": "LY",
+    "h": "h",
+    "min": "min",
+    "pct": "%",
+    "c": "°C",
+    "pa": "Pa",
+    "cbills": "C-bills",
 }
 
 # Rulebooks by the seed file the contract cites, as a GM names them.
@@ -91,7 +115,12 @@ def humanise(key: str, *, capital: bool = True) -> str:
 
 def label(key: str) -> str:
     """A result or input key as a heading: the wording table's words, else the key made readable."""
-    return LABELS.get(key) or humanise(key)
+    if key in LABELS:
+        return LABELS[key]
+    head, _, unit = str(key).rpartition("_")
+    if head and unit in UNIT_SUFFIXES:
+        return f"{humanise(head)} ({UNIT_SUFFIXES[unit]})"
+    return humanise(key)
 
 
 def phrase(key: str) -> str:

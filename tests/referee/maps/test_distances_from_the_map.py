@@ -58,7 +58,7 @@ def test_the_form_is_filled_from_the_map(cast, pair):
 def test_the_entry_records_a_distance_kept_from_the_map(cast, pair):
     entry = detect(cast, *pair, 3.0)
     assert entry.inputs["@measured"] == {"distance_au": "from the map"}
-    assert "Distance AU: from the map." in entry.summary
+    assert "Distance (AU): from the map." in entry.summary
 
 
 def test_the_entry_records_a_distance_the_gm_typed(cast, pair):
