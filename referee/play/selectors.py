@@ -5,22 +5,27 @@ Views, panels and family modules read through here; nothing here writes."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from datetime import timedelta
+from urllib.parse import urlencode
 
 from django.apps import apps
 from django.core.paginator import Page, Paginator
 from django.db import connection
-from django.db.models import Count, OuterRef, Subquery, Value
+from django.db.models import Count, OuterRef, Q, Subquery, Value
+from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
 
+import rules
 from referee.campaigns.forms import InviteForm
 from referee.campaigns.models import Campaign, Membership
 from referee.fleet.models import Character, Marker, Ship, StarSystem, Unit
 
-from . import families, pending
+from . import families, pending, wording
 from .models import LogEntry, Numbering
 from .players import owned_actions
 
@@ -70,7 +75,12 @@ HIDDEN_SQL = (
 
 
 def log_page(
-    campaign: Campaign, role: str, page: str | int | None, user=None, *, total: int | None = None
+    campaign: Campaign,
+    role: str,
+    page: str | int | None,
+    user=None,
+    *,
+    total: int | None = None,
 ) -> Page:
     """One page of the log as ``role`` (player ``user``) sees it, newest first (``total``:
     how many entries that is, when the caller has counted them)."""
@@ -83,12 +93,168 @@ def log_page(
     if total is None:
         total = log_total(campaign, role, user)
     page = _LogPaginator(entries, LOG_PAGE_SIZE, total=total).get_page(page)
+    _read(page, campaign, role, user)
+    return page
+
+
+def _read(page, campaign: Campaign, role: str, user, numbering: Numbering | None = None, known=None) -> None:
+    """The page's entries as ``role`` reads them: numbered as the reader numbers them, the
+    records they name as the reader may know them (``known``: the codes of records the
+    page already holds as the reader's, read for the rest), in the diary's rows."""
     if role != "gm":
-        page.object_list = Numbering.for_campaign(campaign, user).apply(page.object_list)
+        numbering = numbering or Numbering.for_campaign(campaign, user)
+        page.object_list = numbering.apply(page.object_list)
+        codes = {s["code"] for e in page.object_list for s in _named_codes(e)}
+        seen = records_seen(campaign, role, codes) if codes else {str(campaign.code): 1}
+        for entry in page.object_list:
+            entry.seen = seen
     else:  # the state of each change left to the GM: pending, applied or ruled out
         page.object_list = list(page.object_list)
         pending.attach(page.object_list, campaign)
+    page.rows = diary_rows(page.object_list)
+
+
+def _named_codes(entry: LogEntry) -> list[dict]:
+    """Each record an entry names in its words: its subjects, changes and their values."""
+    words = entry.words if isinstance(entry.words, dict) else {}
+    found = list(words.get("subjects") or [])
+    for change in words.get("changes") or []:
+        found.append({"code": change.get("code", "")})
+        found += [{"code": c} for c in (change.get("before_codes") or []) + (change.get("after_codes") or [])]
+    return [f for f in found if _UUID.match(str(f.get("code", "")))]
+
+
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+def diary_rows(entries) -> list[dict]:
+    """The log as a diary reads it, newest first: a heading where the turn or phase changes
+    (``heading``: turn and phase; ``marks``: the turn and phase entries that began it,
+    which read as part of the heading, not as entries), and each other entry (``entry``)."""
+    rows: list[dict] = []
+    current = None
+    for entry in entries:
+        if (entry.turn, entry.phase) != current:
+            current = (entry.turn, entry.phase)
+            rows.append({"heading": f"Turn {entry.turn} · {entry.get_phase_display()}", "marks": []})
+        if entry.procedure == "turn.advance":
+            next(r for r in reversed(rows) if "heading" in r)["marks"].append(entry)
+        else:
+            rows.append({"entry": entry})
+    return rows
+
+
+@dataclass(frozen=True)
+class LogFilters:
+    """What a reader asks of the log page: a turn, a record, a procedure, words to find,
+    and where the page starts (``before``: entries numbered below it, as the reader numbers)."""
+
+    turn: int | None = None
+    record: str | None = None
+    procedure: str | None = None
+    text: str = ""
+    before: int | None = None
+
+    @property
+    def active(self) -> bool:
+        return bool(self.turn is not None or self.record or self.procedure or self.text or self.before)
+
+    def query(self, **changes) -> str:
+        values = {
+            "turn": self.turn,
+            "record": self.record,
+            "procedure": self.procedure,
+            "q": self.text,
+            "before": self.before,
+        } | changes
+        return urlencode({k: v for k, v in values.items() if v not in (None, "")})
+
+
+class FilteredPage:
+    """One page of a filtered log, newest first, paged by entry number (``before``), so no
+    page counts or skips the entries before it."""
+
+    def __init__(self, entries: list, has_next: bool, filters: LogFilters):
+        self.object_list, self.filters, self.has_next = entries, filters, has_next
+        self.filtered, self.rows = True, []
+
+    def __iter__(self):
+        return iter(self.object_list)
+
+    def __len__(self) -> int:
+        return len(self.object_list)
+
+    @property
+    def has_previous(self) -> bool:
+        return self.filters.before is not None
+
+    @property
+    def has_other_pages(self) -> bool:
+        return self.has_next or self.has_previous
+
+    @property
+    def older_query(self) -> str:
+        return self.filters.query(before=self.object_list[-1].number) if self.object_list else ""
+
+    @property
+    def newest_query(self) -> str:
+        return self.filters.query(before=None)
+
+
+def log_filtered(campaign: Campaign, role: str, user, filters: LogFilters) -> FilteredPage:
+    """The entries ``role`` (player ``user``) may read that match ``filters``, newest first,
+    ``LOG_PAGE_SIZE`` at a time. Players search only what they read (an entry's words as
+    players read them), and may filter only by a record they may see."""
+    entries = LogEntry.objects.in_campaign(campaign).visible_to(role, user)
+    numbering = Numbering.for_campaign(campaign, user) if role != "gm" else None
+    if filters.turn is not None:
+        entries = entries.filter(turn=min(filters.turn, 2**31 - 1))
+    if filters.procedure:
+        entries = entries.filter(procedure=filters.procedure)
+    if filters.record:
+        if role != "gm" and records_seen(campaign, role, [filters.record]).get(filters.record) != 1:
+            entries = entries.none()
+        entries = entries.filter(words__subjects__contains=[{"code": filters.record}])
+    if filters.text:
+        if role == "gm":
+            found = Q(words__title__icontains=filters.text) | Q(words__summary__icontains=filters.text)
+            found |= Q(words__about__icontains=filters.text) | Q(words__changed__icontains=filters.text)
+        else:
+            title = Coalesce(KT("words__player_title"), KT("words__title"))
+            summary = Coalesce(KT("words__player_summary"), KT("words__summary"))
+            entries = entries.annotate(said_title=title, said_summary=summary)
+            found = Q(said_title__icontains=filters.text) | Q(said_summary__icontains=filters.text)
+        entries = entries.filter(found)
+    if filters.before is not None:
+        before = min(filters.before, 2**62)
+        entries = entries.filter(seq__lt=numbering.seq(before) if numbering else before)
+    found = list(entries.select_related("reversed_by", "reversal_of").order_by("-seq")[: LOG_PAGE_SIZE + 1])
+    page = FilteredPage(found[:LOG_PAGE_SIZE], len(found) > LOG_PAGE_SIZE, filters)
+    _read(page, campaign, role, user, numbering)
     return page
+
+
+def log_filter_choices(campaign: Campaign, role: str) -> dict:
+    """The log page's filter choices: the records the reader may see, by name (one query),
+    and every procedure and log event, by name."""
+    parts = [
+        model.objects.in_campaign(campaign).visible_to(role).order_by().values_list("code", "name")
+        for model in _record_models()
+        if any(f.name == "name" for f in model._meta.concrete_fields)
+    ]
+    records = (
+        sorted(
+            ((str(code), name) for code, name in parts[0].union(*parts[1:], all=True)),
+            key=lambda r: r[1].lower(),
+        )
+        if parts
+        else []
+    )
+    procedures = sorted(
+        [(pid, wording.procedure_name(pid)) for pid in [*rules.PROCEDURE_IDS, *wording.EVENTS]],
+        key=lambda p: p[1].lower(),
+    )
+    return {"records": records, "procedures": procedures}
 
 
 def _record_models() -> list:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import uuid
 from collections import defaultdict
 from functools import partial
@@ -26,7 +27,17 @@ from .forms import AS_SHARED, ProcedureForm
 from .models import LogEntry, Numbering
 from .odds_panel import ODDS_TIME_LIMIT
 from .odds_panel import odds_for as _odds_for
-from .selectors import Lazy, log_page, membership_for_poll, player_context, poll_version
+from .selectors import (
+    FilteredPage,
+    Lazy,
+    LogFilters,
+    log_filter_choices,
+    log_filtered,
+    log_page,
+    membership_for_poll,
+    player_context,
+    poll_version,
+)
 
 PAGE = "play/procedure.html"
 
@@ -245,9 +256,64 @@ def entry_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, s
 
 @member_view("GET")
 def log_list(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
-    page = log_page(campaign, role, request.GET.get("page"), request.user)
-    context = {"campaign": campaign, "role": role, "page": page, "reader": request.user}
+    """The log as the campaign's diary: newest first, a heading for each turn and phase;
+    filtered by turn, record, procedure or words when asked (a bad value: 400, with the
+    page and the reason)."""
+    context = {"campaign": campaign, "role": role, "reader": request.user, "on_log_page": True}
+    context["choices"] = Lazy(log_filter_choices, campaign, role)
+    try:
+        filters = _log_filters(request.GET)
+    except ValueError as error:
+        context |= {"page": FilteredPage([], False, LogFilters()), "log_error": str(error)}
+        return htmx.page(request, "play/log.html", context, partial="log-panel", status=400)
+    if filters.active:
+        context["page"] = log_filtered(campaign, role, request.user, filters)
+    else:
+        context["page"] = log_page(campaign, role, _page_number(request.GET.get("page")), request.user)
+    context["filters"] = filters
     return htmx.page(request, "play/log.html", context, partial="log-panel")
+
+
+MAX_SEARCH = 100
+PROCEDURE_ID = re.compile(r"^[a-z0-9_]{1,32}(\.[a-z0-9_]{1,32}){0,3}$")
+
+
+def _page_number(value) -> int | None:
+    return int(value) if isinstance(value, str) and value.isdigit() and len(value) < 10 else None
+
+
+def _whole(params, name: str, what: str) -> int | None:
+    value = params.get(name, "").strip()
+    if not value:
+        return None
+    if not (value.isascii() and value.isdigit()):
+        raise ValueError(f"{what} must be a whole number, 0 or more.")
+    return int(value) if len(value) <= 18 else 2**62  # beyond any the log holds: none found
+
+
+def _log_filters(params) -> LogFilters:
+    """The log page's filters from its query string, each bounded; ValueError says why not."""
+    if any("\x00" in value for values in params.lists() for value in values[1]):
+        raise ValueError("The filters cannot hold a NUL character.")
+    record = params.get("record", "").strip() or None
+    if record is not None:
+        try:
+            record = str(uuid.UUID(record))
+        except ValueError:
+            raise ValueError("Choose the record from the list.") from None
+    procedure = params.get("procedure", "").strip() or None
+    if procedure is not None and not PROCEDURE_ID.match(procedure):
+        raise ValueError("Choose the procedure from the list.")
+    text = " ".join(params.get("q", "").split())
+    if len(text) > MAX_SEARCH:
+        raise ValueError(f"Search for at most {MAX_SEARCH} characters.")
+    return LogFilters(
+        turn=_whole(params, "turn", "The turn"),
+        record=record,
+        procedure=procedure,
+        text=text,
+        before=_whole(params, "before", "The entry to start before"),
+    )
 
 
 def _log_action(request: htmx.HtmxHttpRequest, campaign: Campaign, seq: int, action) -> HttpResponse:

@@ -327,3 +327,28 @@ function labelRecordCells(root) {
 }
 document.addEventListener("DOMContentLoaded", () => labelRecordCells(document));
 document.addEventListener("htmx:afterSettle", () => labelRecordCells(document));
+
+// The log keeps what a reader opened: a <details data-keep-open="..."> the reader opened
+// or closed stays so when a live refresh swaps the panel it sits in (the players' status
+// panel, the log panel, a result card). The reader's choices are kept by key for the page's
+// life; new content is brought in line as it lands, before it is painted.
+(() => {
+  const chosen = new Map();
+  document.addEventListener("click", (event) => {
+    const summary = event.target.closest("summary");
+    const details = summary && summary.parentElement;
+    if (!details || !details.matches("details[data-keep-open]")) return;
+    chosen.set(details.dataset.keepOpen, !details.open); // the click is about to toggle it
+  });
+  const restore = (root) => {
+    if (!chosen.size || !root.querySelectorAll) return;
+    const found = root.matches && root.matches("details[data-keep-open]") ? [root] : [];
+    for (const details of [...found, ...root.querySelectorAll("details[data-keep-open]")]) {
+      const open = chosen.get(details.dataset.keepOpen);
+      if (open !== undefined && details.open !== open) details.open = open;
+    }
+  };
+  new MutationObserver((changes) => {
+    for (const change of changes) for (const node of change.addedNodes) restore(node);
+  }).observe(document.documentElement, { childList: true, subtree: true });
+})();

@@ -38,6 +38,9 @@ MAX_QUERIES = 15
 # tele-operated missiles and designs included). Served again while the campaign has not
 # changed, its panels come from the fragment cache and it reads no more than any other page.
 DASHBOARD_QUERIES_AFTER_A_CHANGE = 28
+# The players' page rendered afresh after a change reads, beside what every page reads,
+# which of the records its log page names the player may see (one query for the page).
+PLAYER_PAGE_QUERIES_AFTER_A_CHANGE = 16
 MICRO_FRACTURES = [6, 6, 4, 5]
 
 
@@ -85,6 +88,19 @@ def pages(world: dict) -> dict[str, tuple[str, str, dict]]:
         ),
         "log page (GM)": ("gm", reverse("play:log", args=[code]), {}),
         "log page (player)": ("player", reverse("play:log", args=[code]), {}),
+        # Filtered by record, turn and words, from an entry on: a query for the entries,
+        # the reader's records (the filter's choices, and for players which they may see),
+        # never one per entry or a count of the log.
+        "log page filtered (GM)": (
+            "gm",
+            reverse("play:log", args=[code]) + f"?record={world['ship'].code}&turn=1&q=jump&before=100000",
+            {},
+        ),
+        "log page filtered (player)": (
+            "player",
+            reverse("play:log", args=[code]) + f"?record={world['ship'].code}&q=jump",
+            {},
+        ),
         "entry page": ("player", reverse("play:entry", args=[code, last_public]), {}),
         "status poll, nothing changed": ("player", f"{status}?v={current}", {"HX-Request": "true"}),
         "status poll after a change": ("player", f"{status}?v=0", {"HX-Request": "true"}),
@@ -122,4 +138,5 @@ def test_every_page_costs_the_same_few_queries_at_any_campaign_size(after_a_chan
     assert large == small, {name: (small[name], large[name]) for name in small if small[name] != large[name]}
     if after_a_change:
         assert large.pop("GM dashboard") <= DASHBOARD_QUERIES_AFTER_A_CHANGE
+        assert large.pop("player page") <= PLAYER_PAGE_QUERIES_AFTER_A_CHANGE
     assert max(large.values()) <= MAX_QUERIES, large

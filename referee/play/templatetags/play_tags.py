@@ -75,3 +75,61 @@ def record_codes(entry) -> str:
         if isinstance(change, dict) and isinstance(change.get("code"), str):
             codes.append(change["code"])
     return " ".join(dict.fromkeys(codes))
+
+
+def _seen(context, entry) -> dict | None:
+    """Which records the reader may know by name (``selectors.records_seen``); None: all."""
+    if (context.get("role") or "player") == "gm":
+        return None
+    seen = getattr(entry, "seen", None)
+    if seen is None:  # an entry shown on its own: read for its records alone
+        from referee.play.selectors import _named_codes, records_seen
+
+        codes = {c["code"] for c in _named_codes(entry)}
+        seen = entry.seen = records_seen(entry.campaign, context.get("role") or "player", codes)
+    return seen
+
+
+def _known(seen: dict | None, code: str, name: str) -> str:
+    if seen is None or seen.get(str(code)) == 1:
+        return name
+    return "a record not shared with players" if str(code) in seen else "a record no longer kept"
+
+
+@register.simple_tag(takes_context=True)
+def subjects(context, entry) -> str:
+    """The records an entry is about, by name as the reader may know them, as prose."""
+    words = entry.words if isinstance(entry.words, dict) else {}
+    seen = _seen(context, entry)
+    names = []
+    for subject in words.get("subjects") or []:
+        name = _known(seen, subject.get("code", ""), subject.get("name", ""))
+        if name not in names:
+            names.append(name)
+    return wording.prose(names) if names else ""
+
+
+@register.simple_tag(takes_context=True)
+def record_name(context, entry, change) -> str:
+    """The record a change touched, by name as the reader may know it."""
+    return _known(_seen(context, entry), change.get("code", ""), str(change.get("name", "")))
+
+
+@register.simple_tag(takes_context=True)
+def entry_text(context, entry, key: str) -> str:
+    """An entry's title or summary in words, as the reader may read it."""
+    words = entry.words if isinstance(entry.words, dict) else {}
+    if (context.get("role") or "player") != "gm" and words.get(f"player_{key}"):
+        return words[f"player_{key}"]
+    return words.get(key) or wording.plain_text(getattr(entry, key, ""))
+
+
+@register.simple_tag(takes_context=True)
+def undone_by(context, entry):
+    """The number of the entry that undid ``entry``, if the reader may see that one."""
+    undo = getattr(entry, "reversed_by", None) if entry.pk else None
+    if undo is None:
+        return None
+    if (context.get("role") or "player") == "gm" or not undo.secret:
+        return undo.number
+    return None
