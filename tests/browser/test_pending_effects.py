@@ -29,7 +29,7 @@ def test_the_gm_applies_a_pending_change_from_the_result_card_and_sees_the_recor
     trap.refresh_from_db()
     assert trap.speed is not None
     # The log beside the form shows the change on the record, before -> after.
-    expect(gm.locator("#log-panel")).to_contain_text(f"Cerberus speed — -> {trap.speed}")
+    expect(gm.locator("#log-panel")).to_contain_text(f"Cerberus speed — → {trap.speed}")
     gm.goto(f"{campaign_url}log/")
     expect(gm.locator("#log-panel")).to_contain_text("The GM applied a change left by")
     assert BoobyTrap.objects.get(pk=trap.pk).speed == trap.speed
