@@ -259,14 +259,16 @@ def log_list(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> Ht
     """The log as the campaign's diary: newest first, a heading for each turn and phase;
     filtered by turn, record, procedure or words when asked (a bad value: 400, with the
     page and the reason)."""
-    context = {"campaign": campaign, "role": role, "reader": request.user, "on_log_page": True}
+    # The panel refreshing itself on another page (the dashboard, a procedure) stays as it is there.
+    embedded = request.GET.get("embedded") == "1"
+    context = {"campaign": campaign, "role": role, "reader": request.user, "on_log_page": not embedded}
     context["choices"] = Lazy(log_filter_choices, campaign, role)
     try:
         filters = _log_filters(request.GET)
     except ValueError as error:
         context |= {"page": FilteredPage([], False, LogFilters()), "log_error": str(error)}
         return htmx.page(request, "play/log.html", context, partial="log-panel", status=400)
-    if filters.active:
+    if filters.active and not embedded:
         context["page"] = log_filtered(campaign, role, request.user, filters)
     else:
         context["page"] = log_page(campaign, role, _page_number(request.GET.get("page")), request.user)

@@ -182,3 +182,12 @@ def test_odd_but_harmless_filters_give_a_clean_page(cast, diary, params):
 def test_the_live_refresh_keeps_the_filters(cast, diary):
     text = log(cast, q="mishap", turn="2").text
     assert re.search(r'id="log-panel"[^>]*hx-get="/c/[^"?]+/log/\?turn=2&amp;q=mishap"', text)
+
+
+def test_the_panel_on_another_page_refreshes_as_it_is_there(cast, diary):
+    """The dashboard's log panel re-fetches itself without the log page's filters."""
+    dashboard = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
+    assert re.search(r'id="log-panel"[^>]*hx-get="/c/[^"?]+/log/\?embedded=1"', dashboard)
+    panel = log(cast, embedded="1").text
+    assert 'data-testid="log-filters"' not in panel and "Search the log" in panel
+    assert 'data-testid="log-filters"' in log(cast).text
