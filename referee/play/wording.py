@@ -72,6 +72,32 @@ LABELS = {
     "primary_g": "Primary threshold (G)",
     "secondary_g": "Secondary threshold (G)",
     "field_expands_after_ready_s": "Field expands after the drive is ready (s)",
+    "candidate_ids": "Candidates",
+    "reroll_locations": "Locations rolled again",
+    "is_quad": "Four-legged 'Mech",
+    "is_utility": "Utility 'Mech",
+    "controller_ok": "Field controller works",
+    "gm_waive": "Allow without a roll",
+    "gm_mods": "Your further modifiers",
+    "g_suit": "G-suit",
+}
+
+# Words of a key a GM would not write (``to_hit_mod``, ``radar_crit_boxes``): in labels,
+# the word written out.
+KEY_WORDS = {
+    "mod": "modifier",
+    "mods": "modifiers",
+    "crit": "critical-hit",
+    "crits": "critical hits",
+    "torp": "torpedo",
+    "prev": "previous",
+    "los": "line of sight",
+    "ok": "OK",
+    "xl": "XL engine",
+    "reroll": "rolled again",
+    "dropship": "DropShip",
+    "jumpship": "JumpShip",
+    "ly": "light-years",
 }
 
 # A key's last word naming its unit (``ship_mass_t``): shown in brackets after the words.
@@ -117,10 +143,17 @@ def label(key: str) -> str:
     """A result or input key as a heading: the wording table's words, else the key made readable."""
     if key in LABELS:
         return LABELS[key]
-    head, _, unit = str(key).rpartition("_")
-    if head and unit in UNIT_SUFFIXES:
-        return f"{humanise(head)} ({UNIT_SUFFIXES[unit]})"
-    return humanise(key)
+    parts = [p for p in str(key).replace(".", "_").replace("-", "_").split("_") if p]
+    if len(parts) > 1 and parts[0] == "is":  # ``is_quad``: a yes/no, read as what it asks
+        parts = parts[1:]
+    if len(parts) > 1 and parts[-1] in ("id", "ids"):  # ``target_id``: the record itself
+        parts = parts[:-1]
+    unit = parts.pop() if len(parts) > 1 and parts[-1] in UNIT_SUFFIXES else None
+    words = [KEY_WORDS.get(p) or ACRONYMS.get(p, p) for p in parts]
+    if words and words[0][:1].islower() and words[0] not in ACRONYMS.values():
+        words[0] = words[0][:1].upper() + words[0][1:]
+    text = " ".join(words)
+    return f"{text} ({UNIT_SUFFIXES[unit]})" if unit else text
 
 
 def phrase(key: str) -> str:

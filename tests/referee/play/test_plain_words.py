@@ -81,6 +81,9 @@ CONTRACT_NOTATION = {
     "only numbers and signs": re.compile(r"^[\s\d.,+\-–−×/()]*\d[\s\d.,+\-–−×/()]*$"),
     "a unit letter left at the end of a label": re.compile(r"\s[a-z]$"),
     "a catalogue tag": re.compile(r"\[[A-Z]\d+\]"),
+    "a key's shorthand (mod, crit, id, torp, prev, los)": re.compile(
+        r"\b(?:mods?|crits?|ids?|torp|prev|los)\b", re.I
+    ),
     "a snake_case key made words in brackets": re.compile(r"\((?:[A-Za-z-]+ ){2,}blank\)"),
 }
 
@@ -102,6 +105,10 @@ def test_the_notation_patterns_catch_the_old_help_texts_and_pass_plain_words():
         "≥ 0",
         "Lw s",
         "Killer whale t",
+        "To hit mod",
+        "Candidate ids",
+        "Radar crit boxes",
+        "Torp",
     ]
     assert [text for text in old if not contract_notation(text)] == []
     plain = [
