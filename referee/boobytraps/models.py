@@ -48,12 +48,16 @@ class WeaponChart(CampaignObject):
 
     weapon_type = models.CharField(max_length=8, choices=WeaponType.choices)
     entries = models.JSONField(
-        default=dict, help_text='Keys "2".."12", each {"weapon", "spaces", "weight"} (IR107.32).'
+        default=dict,
+        help_text="The chart's rows, one for each roll from 2 to 12: the weapon, its spaces and its weight (Booby Traps, IR107.32).",
     )
     rack_capacities = models.JSONField(
         default=dict,
         blank=True,
-        help_text='Drone-hit charts: drone spaces each rack holds, by roll ("2".."12"); GM-data [A11].',
+        help_text=(
+            "Drone-hit charts only: how many drone spaces each rack holds, for each roll from 2 to 12. "
+            "The rules do not print them, so you set them."
+        ),
     )
     notes = models.TextField(blank=True)
 
@@ -143,7 +147,7 @@ class BoobyTrap(CampaignObject):
 
     # Generated once (IR107.211/.212/.31); speed never changes afterwards (IR107.213) [A58].
     speed = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="1-32; empty until the trap is generated."
+        null=True, blank=True, help_text="From 1 to 32; empty until the trap is generated."
     )
     year_band = models.CharField(max_length=8, blank=True)
     spaces_torp = models.PositiveSmallIntegerField("torpedo-hit spaces", default=0)
@@ -154,16 +158,19 @@ class BoobyTrap(CampaignObject):
     weapons_drone = models.JSONField("drone-hit weapons", null=True, blank=True)
     weapons_phaser = models.JSONField("phaser-hit weapons", null=True, blank=True)
     drone_racks = models.JSONField(
-        default=list, blank=True, help_text="[{weapon, capacity, loaded}]: reload 1 space a turn (IR107.342)."
+        default=list,
+        blank=True,
+        help_text="Each drone rack: its weapon, capacity and drones loaded. A rack reloads 1 space a turn (IR107.342).",
     )
 
     torp_chart = models.ForeignKey(
         WeaponChart,
+        verbose_name="torpedo chart",
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="Empty: the printed torpedo-hit chart (IR107.332).",
+        help_text="Leave empty for the printed torpedo-hit chart (IR107.332).",
     )
     drone_chart = models.ForeignKey(
         WeaponChart,
@@ -171,7 +178,7 @@ class BoobyTrap(CampaignObject):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="Empty: drone-hit weapons are left for you to fill (the seed prints no chart).",
+        help_text="Leave empty and you fill in drone-hit weapons yourself (the rules print no chart).",
     )
     phaser_chart = models.ForeignKey(
         WeaponChart,
@@ -179,7 +186,7 @@ class BoobyTrap(CampaignObject):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="Empty: phaser-hit weapons are left for you to fill (the seed prints no chart).",
+        help_text="Leave empty and you fill in phaser-hit weapons yourself (the rules print no chart).",
     )
 
     # Pursuit (IR107.22, IR107.23)
@@ -191,10 +198,12 @@ class BoobyTrap(CampaignObject):
         max_length=8,
         choices=Priority.choices,
         default=Priority.UNITS,
-        help_text="When it detects both a unit and inter-sector terrain [A14].",
+        help_text="What it goes after when it detects both a unit and terrain between sectors. The rules leave it to you.",
     )
     terrain_cooldown_until = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Ignores inter-sector terrain up to this turn (passage + 500)."
+        null=True,
+        blank=True,
+        help_text="It ignores terrain between sectors until this turn (the turn it passed plus 500).",
     )
     shared = models.BooleanField("shared with players", default=False, help_text="Its rolls are public.")
     notes = models.TextField(blank=True)

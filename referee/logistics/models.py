@@ -49,7 +49,7 @@ class ShipStores(CampaignObject):
         "food counted up to",
         null=True,
         blank=True,
-        help_text="In-game time up to which meals are already taken from the stock (blank: now).",
+        help_text="In-game time up to which meals are already taken from the stock (leave empty for now).",
     )
     spare_parts_t = models.FloatField("spare parts (t)", default=0)
     spare_parts_need_t = models.FloatField(

@@ -53,7 +53,7 @@ class Compartment(CampaignObject):
         "open breach (points)",
         default=0,
         help_text="Penetrating points of a pierced pressure boundary not yet sealed: the compartment "
-        "loses 10,000 Pa per point each round (the End Phase runs one round per turn). 0 = sealed.",
+        "loses 10,000 Pa per point each round (the End Phase runs one round per turn). Zero means sealed.",
     )
     bulkheads_closed = models.BooleanField(
         default=False, help_text="The compartment's bulkheads close on their own at 50,000 Pa or less."

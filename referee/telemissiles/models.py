@@ -26,10 +26,12 @@ class Telemissile(CampaignObject):
         "fuel points",
         null=True,
         blank=True,
-        help_text="Blank: the table's fuel (not printed for every type).",
+        help_text="Leave empty to use the table's fuel (the table does not give it for every type).",
     )
     fire_factor = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Blank: the table's Fire Factor (not printed for every type)."
+        null=True,
+        blank=True,
+        help_text="Leave empty to use the table's Fire Factor (the table does not give one for every type).",
     )
     armor_boxes_lost = models.PositiveIntegerField("armour boxes lost", default=0)
     shared = models.BooleanField("shared with players", default=False)

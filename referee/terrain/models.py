@@ -60,7 +60,7 @@ class TerrainRow(CampaignObject):
 
     key = models.SlugField(
         max_length=40,
-        help_text="The terrain's key on hexes, e.g. heavy_jungle, magma_crust, swamp, rain_heavy.",
+        help_text="The short name hexes use for this row: lower-case words joined by underscores, as in the built-in rows.",
     )
     kind = models.CharField(max_length=12, choices=RowKind.choices)
     mp_cost = models.SmallIntegerField(
@@ -258,10 +258,10 @@ class Hex(CampaignObject):
     eruption_turn_counts = models.BooleanField(
         "eruption turn counts",
         default=True,
-        help_text="The turn it erupts counts as the first of its 1D6 turns [A59].",
+        help_text="Count the turn it erupts as the first of its 1D6 turns of eruption. The rules leave it open.",
     )
     erupting_turns_left = models.PositiveSmallIntegerField(
-        "erupting turns left", default=0, help_text="0: dormant. Secret from the players."
+        "erupting turns left", default=0, help_text="Zero means dormant. Kept from the players."
     )
     shared = models.BooleanField("shared with players", default=False)
     notes = models.TextField(blank=True)

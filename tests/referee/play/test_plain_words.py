@@ -162,3 +162,28 @@ def test_every_input_the_contract_comments_on_has_help_in_words_and_the_table_na
         unknown += [f"{procedure_id} {name}" for name in written if name not in inputs]
     unknown += [procedure_id for procedure_id in HELP if procedure_id not in rules.PROCEDURE_IDS]
     assert (missing, unknown) == ([], [])
+
+
+def _record_fields():
+    from django.apps import apps
+
+    for model in apps.get_models():
+        if not model.__module__.startswith("referee.") or model._meta.label == "play.LogEntry":
+            continue  # the log's own columns are never a form's fields
+        for field in model._meta.get_fields():
+            if getattr(field, "auto_created", False) or not hasattr(field, "help_text"):
+                continue
+            yield f"{model._meta.label} {field.name}", field
+
+
+@pytest.mark.parametrize("where,field", list(_record_fields()), ids=lambda v: v if isinstance(v, str) else "")
+def test_every_record_fields_label_and_help_read_plainly(where, field):
+    """The record forms take their labels and help from the models: no catalogue tags,
+    GM-data, dotted or dashed-number ranges standing for words."""
+    texts = {"label": str(field.verbose_name), "help": str(field.help_text)}
+    found = {
+        f"{name}: {text!r}": problems
+        for name, text in texts.items()
+        if text and (problems := contract_notation(text) + [p.split(":")[0] for p in notation_in(text)])
+    }
+    assert found == {}
