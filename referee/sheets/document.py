@@ -127,6 +127,9 @@ HEAD_ARMOR_MAX = 9
 
 CREW_KEYS = ("crew", "officers", "enlisted", "gunners", "pilots", "passengers", "marines", "battle_armor")
 MOVEMENT_KEYS = ("walk", "run", "jump", "cruise", "flank", "safe_thrust", "max_thrust", "umu")
+# A ship's systems that take critical boxes (from landed units' attacks), as the rules name them.
+CRITICAL_SYSTEMS = ("Weapon bays", "Bay doors", "Doors", "Maneuvering thrusters", "Transit drive")
+MAX_CRITICAL_BOXES = 1_000
 
 
 class SheetError(ValueError):
@@ -304,6 +307,7 @@ TOP_KEYS = (
     "structural_integrity",
     "bays",
     "docking_collars",
+    "critical_boxes",
     "kf_drive",
     "crew",
     "fuel",
@@ -400,6 +404,13 @@ def normalise(doc: Any) -> dict:
         out["bays"] = [_bay(b, i) for i, b in enumerate(bays)]
     if doc.get("docking_collars") not in (None, ""):
         out["docking_collars"] = _number(doc["docking_collars"], "The docking collars", high=100)
+    crits = _object(doc.get("critical_boxes"), "The critical boxes", CRITICAL_SYSTEMS)
+    if crits:
+        out["critical_boxes"] = {
+            name: _number(crits[name], f"{name} critical boxes", high=MAX_CRITICAL_BOXES)
+            for name in CRITICAL_SYSTEMS
+            if name in crits
+        }
     kf = _object(doc.get("kf_drive"), "The K-F drive", ("integrity", "integrity_max", "lf_battery"))
     if kf:
         pair = _pair(kf, "integrity", "integrity_max", "K-F drive integrity", high=100)
@@ -734,6 +745,21 @@ def _destroyed(doc: dict, name: str) -> list[str]:
     return notes
 
 
+def critical_boxes(doc: dict, system: str, boxes: int) -> tuple[dict, list[str]]:
+    """``boxes`` more critical boxes marked on one of a ship's systems (``CRITICAL_SYSTEMS``)."""
+    if system not in CRITICAL_SYSTEMS:
+        raise SheetError(f"A ship's sheet has no critical boxes for “{system}”.")
+    marked = dict(doc.get("critical_boxes") or {})
+    total = marked.get(system, 0) + boxes
+    if not 0 <= total <= MAX_CRITICAL_BOXES:
+        raise SheetError(
+            f"{system} would have {total:,} critical boxes; a sheet holds from 0 to {MAX_CRITICAL_BOXES:,}."
+        )
+    marked[system] = total
+    ordered = {name: marked[name] for name in CRITICAL_SYSTEMS if name in marked}
+    return {**doc, "critical_boxes": ordered}, [f"{system}: {total} critical boxes"]
+
+
 def critical(
     doc: dict, name: str, *, slot: int | None = None, item: str | None = None
 ) -> tuple[dict, list[str]]:
@@ -980,6 +1006,12 @@ def changes(before: dict, after: dict) -> list[str]:
         _get(before, "structural_integrity", "value"),
         _get(after, "structural_integrity", "value"),
     )
+    for name in CRITICAL_SYSTEMS:
+        value(
+            f"{name} critical boxes",
+            _get(before, "critical_boxes", name) or 0,
+            _get(after, "critical_boxes", name) or 0,
+        )
     value("K-F drive integrity", _get(before, "kf_drive", "integrity"), _get(after, "kf_drive", "integrity"))
     value("Heat", before.get("heat"), after.get("heat"))
     for key, label in (("hits", "Pilot hits"), ("gunnery", "Gunnery"), ("piloting", "Piloting")):

@@ -1,5 +1,5 @@
-"""How the engine's damage lands on record sheets: location damage, trooper losses, a unit
-destroyed. Each change is the record's ``sheet`` field (before and after on the log, so Undo
+"""How the engine's damage lands on record sheets: location damage, trooper losses, a ship's
+critical boxes, a unit destroyed. Each change is the record's ``sheet`` field (before and after on the log, so Undo
 restores it) with the summary fields the sheet implies (armour factor, engine hits...).
 
 What cannot be applied stays pending and says why: a unit without a sheet, damage the dice
@@ -114,6 +114,35 @@ def _unplaced_damage(unit, effect, ctx):
     )
 
 
+# The systems a landed unit attacks, as the boarding procedure names them.
+SHIP_SYSTEMS = dict(
+    zip(
+        ("weapon_bay", "bay_door", "door", "thruster", "transit_drive"),
+        document.CRITICAL_SYSTEMS,
+        strict=True,
+    )
+)
+
+
+def _critical_boxes(ship, effect, ctx, attack: str):
+    boxes = _whole(effect)
+    if effect.get("op") != "add" or boxes is None or boxes < 0:
+        return []
+    system = SHIP_SYSTEMS.get(attack)
+    if system is None:
+        raise NotApplied(
+            "the rules name no ship system for these critical boxes: mark them on the sheet by hand"
+        )
+    doc = current(ship)
+    if not doc:
+        raise NotApplied(f"{ship} has no record sheet yet; give it one from its sheet page")
+    try:
+        new, _ = document.critical_boxes(doc, system, boxes)
+    except document.SheetError as error:
+        raise NotApplied(str(error)) from None
+    return sheet_updates(ship, new)
+
+
 def _destroyed(record, effect, ctx):
     if effect.get("value") is not True:
         return []
@@ -129,4 +158,5 @@ RULES = (
     EffectRule("unit", "damage", _unplaced_damage),
     EffectRule("unit", "destroyed", _destroyed),
     EffectRule("ship", "destroyed", _destroyed),
+    EffectRule("ship", r"crit_boxes\.(?P<attack>[a-z_]+)", _critical_boxes, pattern=True),
 )

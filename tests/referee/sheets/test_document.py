@@ -125,6 +125,11 @@ def test_a_dropships_four_arcs_become_six_facings():
             "single or double",
         ),
         ({"unit_type": "mech", "format": 2}, "only format 1"),
+        ({"unit_type": "warship", "critical_boxes": {"Turrets": 1}}, "does not hold"),
+        ({"unit_type": "warship", "critical_boxes": {"Doors": -1}}, "Doors critical boxes must be from 0"),
+        ({"unit_type": "warship", "critical_boxes": {"Doors": math.inf}}, "finite"),
+        ({"unit_type": "warship", "critical_boxes": {"Doors": 10**9}}, "from 0 to 1,000"),
+        ({"unit_type": "warship", "critical_boxes": [1]}, "group of named values"),
         ({"unit_type": "mech", "tonnage": 80, "weapons": [{"name": "x" * 10}] * 301}, "at most 300"),
     ],
 )
@@ -195,6 +200,19 @@ def test_a_head_hit_wounds_the_pilot_and_a_wrecked_centre_torso_destroys_the_mec
     after, notes = document.damage(victor(), "Center Torso", 34 + 25 + 10)
     assert after["destroyed"] is True
     assert "10 damage beyond what the unit could take is lost." in notes
+
+
+def test_a_ships_critical_boxes_are_kept_in_the_order_of_its_systems_and_add_up():
+    ship = document.normalise({"unit_type": "warship", "critical_boxes": {"Transit drive": 1, "Doors": "2"}})
+    assert ship["critical_boxes"] == {"Doors": 2, "Transit drive": 1}
+    after, lines = document.critical_boxes(ship, "Weapon bays", 3)
+    assert lines == ["Weapon bays: 3 critical boxes"]
+    assert after["critical_boxes"] == {"Weapon bays": 3, "Doors": 2, "Transit drive": 1}
+    assert ship["critical_boxes"] == {"Doors": 2, "Transit drive": 1}  # the given sheet is left alone
+    assert document.normalise(after) == after
+    assert document.changes(ship, after) == ["Weapon bays critical boxes 0 → 3"]
+    with pytest.raises(SheetError, match="from 0 to 1,000"):
+        document.critical_boxes(after, "Doors", 999)
 
 
 def test_ships_take_what_passes_the_facing_on_structural_integrity():

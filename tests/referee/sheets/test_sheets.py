@@ -118,6 +118,51 @@ class TestDamageLandsOnTheSheet:
         assert "Nose: armour 5 of 9" in page
         assert '<tr data-testid="values-nose"><th scope="row">Nose</th><td>5 / 9</td></tr>' in page
 
+    def landed_attack(self, cast, ship, **inputs):
+        unit = victor(cast)
+        Unit.objects.filter(pk=unit.pk).update(landed_on=ship)
+        return services.procedure_resolve(
+            campaign=cast.campaign,
+            procedure_id="boarding.landed_attack",
+            inputs=inputs,
+            dice=[],
+            actor=cast.gm,
+            subjects={"unit": unit.code, "target": ship.code},
+        )
+
+    def test_a_landed_units_critical_boxes_land_on_the_ships_sheet_and_undo_clears_them(self, cast):
+        ship = ShipFactory(campaign=cast.campaign, kind="jumpship", shared=True, sheet=classes.invader())
+        entry = self.landed_attack(cast, ship, attack="thruster", location="fore_left", attacking_units=2)
+        assert entry.pending == []
+        ship.refresh_from_db()
+        assert ship.sheet["critical_boxes"] == {"Maneuvering thrusters": 2}
+        self.landed_attack(cast, ship, attack="thruster", location="aft_right", attacking_units=1)
+        ship.refresh_from_db()
+        assert ship.sheet["critical_boxes"] == {"Maneuvering thrusters": 3}
+        page = cast.client("player").get(sheet_url(cast, ship, "ships")).text
+        assert "Critical boxes" in page and "Maneuvering thrusters: 3 boxes marked" in page
+        card = cast.client("gm").get(reverse("play:entry", args=[cast.campaign.code, entry.seq])).text
+        assert "Maneuvering thrusters critical boxes 0 → 2" in card and "crit_boxes" not in card
+        last = LogEntry.objects.filter(campaign=cast.campaign).order_by("-seq").first()
+        services.log_entry_reverse(entry=last, actor=cast.gm)
+        ship.refresh_from_db()
+        assert ship.sheet["critical_boxes"] == {"Maneuvering thrusters": 2}
+        services.log_entry_reverse(entry=entry, actor=cast.gm)
+        ship.refresh_from_db()
+        assert "critical_boxes" not in ship.sheet
+        assert "Critical boxes" not in cast.client("player").get(sheet_url(cast, ship, "ships")).text
+
+    def test_a_ship_without_a_sheet_keeps_the_critical_boxes_pending_and_says_why(self, cast):
+        ship = ShipFactory(campaign=cast.campaign, name="Potemkin", kind="warship")
+        entry = self.landed_attack(cast, ship, attack="transit_drive", location="aft")
+        assert [p["why"] for p in entry.pending] == [
+            "Potemkin has no record sheet yet; give it one from its sheet page"
+        ]
+        ship.refresh_from_db()
+        assert ship.sheet == {}
+        page = cast.client("gm").get(reverse("play:entry", args=[cast.campaign.code, entry.seq])).text
+        assert "Potemkin has no record sheet yet; give it one from its sheet page" in page
+
     def test_the_result_card_names_what_changed_on_the_sheet(self, cast):
         unit = victor(cast)
         entry = board(cast, unit, [1, 2])
