@@ -272,6 +272,8 @@ def words(value: Any, namer: Namer | None = None) -> str:
             name = " ".join(str(value.get(k) or "") for k in ("chassis", "model")).strip()
             return f"the record sheet of {name}" if name else "a record sheet"
         return "; ".join(f"{humanise(k)}: {words(v, namer)}" for k, v in value.items())
+    if isinstance(value, datetime):
+        return when(value)
     if isinstance(value, uuid.UUID):
         value = str(value)
     if isinstance(value, str):

@@ -54,7 +54,8 @@ window.addEventListener("pageshow", (event) => {
 document.addEventListener("DOMContentLoaded", () => {
   const watch = document.querySelector("[data-campaign-watch]");
   if (!watch) return;
-  let version = null;
+  // The version the page was drawn at: a change made before the first check still counts.
+  let version = watch.dataset.version || null;
   let live = false;
   let reopened = false;
   let pending = null;
@@ -86,7 +87,8 @@ document.addEventListener("DOMContentLoaded", () => {
     source.addEventListener("error", () => {
       reopened = live || reopened;
       live = false;
-      version = null; // the poll starts again from the version it reads next
+      // the poll goes on from the version the page last knew: a change made while the
+      // stream was down (or that a plain WSGI server's 204 hid) still refreshes the page
       watch.dataset.live = "closed";
     });
   }
