@@ -4,29 +4,11 @@ from __future__ import annotations
 
 import math
 
-# 'Mech internal structure by tonnage (Total Warfare): centre torso, each side torso, each arm, each leg.
-# The head always has 3.
-MECH_STRUCTURE = {
-    10: (4, 3, 1, 2),
-    15: (5, 4, 2, 3),
-    20: (6, 5, 3, 4),
-    25: (8, 6, 4, 6),
-    30: (10, 7, 5, 7),
-    35: (11, 8, 6, 8),
-    40: (12, 10, 6, 10),
-    45: (14, 11, 7, 11),
-    50: (16, 12, 8, 12),
-    55: (18, 13, 9, 13),
-    60: (20, 14, 10, 14),
-    65: (21, 15, 10, 15),
-    70: (22, 15, 11, 15),
-    75: (23, 16, 12, 16),
-    80: (25, 17, 13, 17),
-    85: (27, 18, 14, 18),
-    90: (29, 19, 15, 19),
-    95: (30, 20, 16, 20),
-    100: (31, 21, 17, 21),
-}
+from referee.sheets.document import STRUCTURE_TABLE
+
+# 'Mech internal structure by tonnage, the record sheet's own table (Total Warfare): centre torso,
+# each side torso, each arm, each leg. The head always has 3.
+MECH_STRUCTURE = STRUCTURE_TABLE
 
 HEAD, CT, LT, RT = "Head", "Center Torso", "Left Torso", "Right Torso"
 LA, RA, LL, RL = "Left Arm", "Right Arm", "Left Leg", "Right Leg"
