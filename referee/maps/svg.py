@@ -238,7 +238,8 @@ def battlefield_svg(
     top = 26.0
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 {width:.0f} {height + top:.0f}" '
-        f'width="{width:.0f}" height="{height + top:.0f}" role="img" aria-labelledby="hexmap-title" class="hex-map">',
+        f'width="{width:.0f}" height="{height + top:.0f}" role="{"group" if links else "img"}" '
+        f'aria-labelledby="hexmap-title" class="hex-map">',  # a picture holds no links: a group does
         f'<title id="hexmap-title">{_attr(title or "Map of " + field["name"])}</title>',
         f"<style>{HEX_STYLE}</style>",
         f'<rect width="{width:.0f}" height="{height + top:.0f}" fill="#fffdf5"/>',

@@ -7,9 +7,10 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from referee.fleet.models import Ship, Unit
+from referee.fleet.models import Ship, StarSystem, Unit
 from referee.play.models import LogEntry
 from referee.sheets.models import Design
+from referee.terrain.models import Battlefield
 from tests.browser.test_play_loop import open_jump_from_dashboard
 
 pytestmark = pytest.mark.browser
@@ -82,3 +83,22 @@ def test_the_demo_pages_pass_axe_as_gm_and_as_player(sign_in, campaign_url, live
     problems += [p for url in player_pages for p in check(player, url)]
     problems += check(player, f"{campaign_url}play/", 403)  # the GM's pages: a page that helps
     assert problems == [], "\n".join(problems)
+
+
+def test_the_maps_the_import_and_a_players_own_roll_pass_axe(sign_in, campaign_url, live_server, demo):
+    """The pages that came with maps, unit files and players' own rolls, checked the same way."""
+    galax = StarSystem.objects.get(campaign=demo, name="Galax")
+    field = Battlefield.objects.get(campaign=demo, name="Landing zone Alpha")
+    maps = [f"{campaign_url}maps/systems/{galax.code}/", f"{campaign_url}maps/battlefields/{field.code}/"]
+    gm = sign_in("gm")
+    problems = [
+        p for url in [f"{campaign_url}maps/", *maps, f"{campaign_url}import/"] for p in check(gm, url)
+    ]
+
+    player = sign_in("player")
+    player.goto(campaign_url)
+    own_roll = player.locator("a[href*='/my/roll/']").first
+    expect(own_roll).to_be_attached()
+    roll_url = f"{live_server.url}{own_roll.get_attribute('href')}"
+    problems += [p for url in [*maps, roll_url] for p in check(player, url)]
+    assert problems == []
