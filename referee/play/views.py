@@ -271,12 +271,18 @@ def log_list(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> Ht
     if filters.active and not embedded:
         context["page"] = log_filtered(campaign, role, request.user, filters)
     else:
-        context["page"] = log_page(campaign, role, _page_number(request.GET.get("page")), request.user)
+        number = _page_number(request.GET.get("page"))
+        context["page"] = Lazy(log_page, campaign, role, number, request.user)
+        # The newest pages, kept while the campaign is unchanged (filtered searches and
+        # far pages are rendered each time: the cache holds a bounded number of keys).
+        if (number or 1) <= CACHED_LOG_PAGES:
+            context["log_fragment"] = f"log-page-{number or 1}-{'embedded' if embedded else 'full'}"
     context["filters"] = filters
     return htmx.page(request, "play/log.html", context, partial="log-panel")
 
 
 MAX_SEARCH = 100
+CACHED_LOG_PAGES = 20
 PROCEDURE_ID = re.compile(r"^[a-z0-9_]{1,32}(\.[a-z0-9_]{1,32}){0,3}$")
 
 

@@ -1,5 +1,6 @@
 """``{% fragment "name" %}…{% endfragment %}``: a piece of a page rendered once per campaign
-version, role and user (``referee.play.fragments`` says how the key keeps it right)."""
+version, role and user (``referee.play.fragments`` says how the key keeps it right). A name
+that is empty (a variable the view did not set) renders the piece afresh, uncached."""
 
 from django import template
 
@@ -14,7 +15,8 @@ class FragmentNode(template.Node):
         self.name = name
 
     def render(self, context) -> str:
-        key = fragments.key_for(context, str(self.name.resolve(context)))
+        name = self.name.resolve(context)
+        key = fragments.key_for(context, str(name)) if name else None
         if key is None:
             return self.nodelist.render(context)
         html = fragments.get(key)

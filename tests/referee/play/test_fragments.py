@@ -11,6 +11,7 @@ from referee.campaigns.models import Campaign
 from referee.fleet.models import Ship
 from referee.play import fragments
 from referee.play.models import Visibility
+from referee.play.selectors import LOG_PAGE_SIZE
 from tests.factories import MembershipFactory, ShipFactory
 from tests.referee.history import ruled_jump
 
@@ -129,3 +130,50 @@ def test_each_visitor_posts_with_their_own_csrf_token_from_a_cached_panel(cast):
     response = second.post(url, {"csrfmiddlewaretoken": delete_form.group(1)})
     assert response.status_code in (200, 302)
     assert not Ship.objects.filter(pk=ship.pk).exists()
+
+
+def log_page(client: Client, campaign, **params) -> str:
+    response = client.get(reverse("play:log", args=[campaign.code]), params)
+    assert response.status_code == 200
+    return response.text
+
+
+def test_the_log_page_kept_shows_the_next_roll_and_each_page_its_own_entries(cast):
+    ship = ShipFactory(campaign=cast.campaign, name="Waterloo", shared=True)
+    for _ in range(LOG_PAGE_SIZE + 1):
+        ruled_jump(cast.campaign, cast.gm, ship, dice=[3, 4])
+    gm = cast.client("gm")
+    first, second = log_page(gm, cast.campaign), log_page(gm, cast.campaign, page="2")
+    assert 'id="entry-1"' in second and 'id="entry-1"' not in first
+    # Served again while nothing changed: the same page, but for this request's CSRF token.
+    assert log_page(gm, cast.campaign).split('id="log-panel"')[1] == first.split('id="log-panel"')[1]
+
+    ruled_jump(cast.campaign, cast.gm, ship, dice=[5, 6])
+    newest = f'id="entry-{LOG_PAGE_SIZE + 2}"'
+    assert newest in log_page(gm, cast.campaign) and newest not in first
+    # A page far past the kept ones, and one past the end, are still the log's.
+    assert 'id="entry-1"' in log_page(gm, cast.campaign, page="999999999")
+    assert "Nothing has been rolled" not in log_page(gm, cast.campaign, page="21")
+
+
+def test_a_player_never_gets_the_gms_kept_log_page(cast):
+    ship = ShipFactory(campaign=cast.campaign, name="Waterloo", shared=True)
+    ruled_jump(cast.campaign, cast.gm, ship, dice=[3, 4], visibility=Visibility.GM)
+    gm, player = cast.client("gm"), cast.client("player")
+    assert "GM only" in log_page(gm, cast.campaign)
+    assert "GM only" in log_page(gm, cast.campaign, embedded="1")
+    for params in ({}, {"embedded": "1"}, {"page": "1"}):
+        text = log_page(player, cast.campaign, **params)
+        assert "GM only" not in text and 'data-testid="undo"' not in text
+        assert "Nothing has been rolled yet" in text
+
+
+def test_the_log_page_served_again_reads_nothing_of_the_log(cast, django_assert_max_num_queries):
+    ship = ShipFactory(campaign=cast.campaign, name="Waterloo", shared=True)
+    for _ in range(3):
+        ruled_jump(cast.campaign, cast.gm, ship, dice=[3, 4])
+    gm = cast.client("gm")
+    log_page(gm, cast.campaign)
+    with django_assert_max_num_queries(4):  # session, user, membership with its campaign
+        text = log_page(gm, cast.campaign)
+    assert 'id="entry-3"' in text
