@@ -241,9 +241,12 @@ def entry_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, s
     # entries leave no gap; the GM by seq.
     numbering = Numbering.for_campaign(campaign, request.user) if role != "gm" else None
     entries = (
-        LogEntry.objects.in_campaign(campaign).visible_to(role, request.user).select_related("reversal_of")
+        LogEntry.objects.in_campaign(campaign)
+        .visible_to(role, request.user)
+        .select_related("reversal_of", "reversed_by")
     )
     entry = get_object_or_404(entries, seq=numbering.seq(seq) if numbering else seq)
+    entry.campaign = campaign  # the card reads it; not again from the database
     if numbering:
         [entry] = numbering.apply([entry])
     else:
@@ -251,6 +254,10 @@ def entry_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, s
     context = {"campaign": campaign, "entry": entry, "role": role, "on_entry_page": not request.htmx}
     if request.htmx:  # a live result card refreshing itself (e.g. after an undo)
         context["card_prefix"] = "result-" if request.GET.get("prefix") == "result-" else ""
+    # The card, kept while the campaign is unchanged (one per entry, reader and place).
+    context["entry_fragment"] = (
+        f"entry-{seq}-{context.get('card_prefix', '')}-{'card' if request.htmx else 'page'}"
+    )
     return htmx.page(request, "play/entry.html", context, partial="entry-card")
 
 

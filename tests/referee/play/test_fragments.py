@@ -177,3 +177,25 @@ def test_the_log_page_served_again_reads_nothing_of_the_log(cast, django_assert_
     with django_assert_max_num_queries(4):  # session, user, membership with its campaign
         text = log_page(gm, cast.campaign)
     assert 'id="entry-3"' in text
+
+
+def entry_page(client: Client, campaign, seq: int, **headers) -> str:
+    response = client.get(reverse("play:entry", args=[campaign.code, seq]), headers=headers)
+    assert response.status_code == 200
+    return response.text
+
+
+def test_an_entry_kept_shows_its_undo_and_a_player_never_gets_the_gms_card(cast):
+    ship = ShipFactory(campaign=cast.campaign, name="Waterloo", shared=True, drive_charged=True)
+    entry = ruled_jump(cast.campaign, cast.gm, ship, dice=[3, 4])
+    gm, player = cast.client("gm"), cast.client("player")
+    assert 'data-testid="undo"' in entry_page(gm, cast.campaign, entry.seq)
+    assert 'data-testid="undo"' in entry_page(gm, cast.campaign, entry.seq, **{"HX-Request": "true"})
+    for headers in ({}, {"HX-Request": "true"}):
+        assert 'data-testid="undo"' not in entry_page(player, cast.campaign, entry.seq, **headers)
+
+    response = gm.post(reverse("play:undo", args=[cast.campaign.code, entry.seq]))
+    assert response.status_code in (200, 302)
+    for client in (gm, player):
+        text = entry_page(client, cast.campaign, entry.seq)
+        assert "undone by #2" in text and 'data-testid="undo"' not in text
