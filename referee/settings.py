@@ -91,6 +91,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "referee.middleware.EmbeddedDatabaseMiddleware",
+    # Players' status poll, "nothing changed": answered before the rest (referee/play/poll.py).
+    "referee.play.poll.StatusPollMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -103,6 +105,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "referee.urls"
+# Database sessions that take only a well-formed key from the cookie (referee/sessions.py).
+SESSION_ENGINE = "referee.sessions"
 WSGI_APPLICATION = "referee.wsgi.application"
 
 TEMPLATES = [
@@ -170,6 +174,10 @@ APP_DATABASE_ROLE = DATABASES["default"].get("USER", "")
 # The key of the turn log's hash chain. Set it to keep logs verifiable across a change of
 # SECRET_KEY; by default one is derived from SECRET_KEY (see referee.play.models.log_key).
 LOG_HMAC_KEY = os.environ.get("LOG_HMAC_KEY", "")
+# The status poll's one statement is prepared once per connection. A pooler that hands a
+# connection's prepared statements to others (PgBouncer in transaction mode before 1.21, or
+# without max_prepared_statements) needs this off.
+DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The largest form the app takes is a procedure with a GM table; anything bigger is refused

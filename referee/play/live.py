@@ -1,14 +1,5 @@
-"""What keeps players' pages live: the cheap "nothing changed" answer of the status poll,
-and server-sent events that tell an open page its campaign changed.
-
-Every open player page asks about once a second whether its campaign moved past the
-version it shows. The usual path costs three queries (session, user, membership) and
-the whole authentication machinery; this one answers "nothing changed" with a single
-query that reads the session, the membership and the campaign's version together, and
-checks the session exactly as ``django.contrib.auth`` does (the user's id, an allowed
-backend, an active user, the session hash). Anything it cannot vouch for (a changed
-version, an odd session, another session engine, a rotated secret key) falls through
-to the usual path, which answers as before."""
+"""What keeps players' pages live: server-sent events that tell an open page its campaign
+changed (the status poll's quick "nothing changed" answer is ``poll``'s)."""
 
 from __future__ import annotations
 
@@ -21,85 +12,20 @@ from collections import defaultdict
 
 import psycopg
 from asgiref.sync import sync_to_async
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.contrib.sessions.models import Session
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections, connection, connections
+from django.db import close_old_connections, connections
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare
 from psycopg.conninfo import make_conninfo
 
 from referee.campaigns.access import campaign_for_member
-from referee.campaigns.models import Campaign, Membership
+from referee.campaigns.models import Campaign
 
-from .models import LogEntry
+from .poll import member_sql, membership_of, session_key
 from .selectors import player_context
-
-DB_SESSIONS = "django.contrib.sessions.backends.db"
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"  # get_user(): an active user, by id
-
-
-def _member_sql() -> str:
-    """The session, each member's credentials and role, and the version each role sees
-    (``selectors.poll_version``: players' leaves out the campaign's hidden entries)."""
-    user = get_user_model()._meta.db_table
-    hidden = (
-        f"(SELECT count(*) FROM {LogEntry._meta.db_table} h WHERE h.campaign_id = c.id "
-        f"AND h.visibility <> 'everyone' AND h.revealed_at IS NULL "
-        f"AND NOT (h.visibility IN ('whisper', 'blind') AND h.audience @> ARRAY[m.user_id]::bigint[]))"
-    )
-    return (
-        f"SELECT s.session_data, m.user_id, u.password, m.role, "
-        f"CASE WHEN m.role = 'gm' THEN c.state_version ELSE c.state_version - {hidden} END "
-        f"FROM {Session._meta.db_table} s "
-        f"JOIN {Campaign._meta.db_table} c ON c.code = %s "
-        f"JOIN {Membership._meta.db_table} m ON m.campaign_id = c.id "
-        f"JOIN {user} u ON u.id = m.user_id AND u.is_active "
-        f"WHERE s.session_key = %s AND s.expire_date > %s"
-    )
-
-
-def _session_key(request: HttpRequest) -> str | None:
-    if settings.SESSION_ENGINE != DB_SESSIONS:
-        return None
-    key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-    return key if key and len(key) <= 40 else None
-
-
-def _membership_of(request: HttpRequest, rows: list) -> tuple[str, int, int] | None:
-    """(role, state_version, user id) when the session in ``rows`` holds for one of the members, as
-    ``django.contrib.auth.get_user`` would judge it; else None."""
-    if not rows:
-        return None
-    session = request.session.decode(rows[0][0])
-    backend = session.get(BACKEND_SESSION_KEY)
-    if backend != MODEL_BACKEND or backend not in settings.AUTHENTICATION_BACKENDS:
-        return None
-    user_id, session_hash = str(session.get(SESSION_KEY)), session.get(HASH_SESSION_KEY) or ""
-    for _data, member_id, password, role, state_version in rows:
-        if str(member_id) == user_id:
-            expected = get_user_model()(password=password).get_session_auth_hash()
-            if constant_time_compare(session_hash, expected):
-                return role, state_version, member_id
-            return None
-    return None
-
-
-def unchanged_for_member(request: HttpRequest, code, version: str) -> bool:
-    """True when the visitor is signed in, a member of campaign ``code``, and its state
-    is still at ``version``: one round trip to the database, no session write."""
-    session_key = _session_key(request)
-    if session_key is None or not version.isdigit():
-        return False
-    with connection.cursor() as cursor:
-        cursor.execute(_member_sql(), [str(code), session_key, timezone.now()])
-        membership = _membership_of(request, cursor.fetchall())
-    return membership is not None and str(membership[1]) == version
-
 
 # --- server-sent events: players' pages told of changes as they happen ------------------------
 
@@ -134,22 +60,22 @@ class Listener:
         """The visitor's role in campaign ``code`` and user id (None for outsiders), checked over this
         process's one query connection: open streams hold no database connection, and a
         thousand of them opening at once queue for one instead of opening a thousand."""
-        session_key = _session_key(request)
-        if session_key is None:
+        key = session_key(request)
+        if key is None:
             return None
         async with self.db_lock:
             for attempt in (1, 2):
                 try:
                     if self.db is None or self.db.closed:
                         self.db = await psycopg.AsyncConnection.connect(_conninfo(), autocommit=True)
-                    cursor = await self.db.execute(_member_sql(), [str(code), session_key, timezone.now()])
+                    cursor = await self.db.execute(member_sql(), [str(code), key, timezone.now()])
                     rows = await cursor.fetchall()
                     break
                 except psycopg.OperationalError:
                     self.db = None
                     if attempt == 2:
                         raise
-        membership = _membership_of(request, rows)
+        membership = membership_of(rows)
         return (membership[0], membership[2]) if membership else None
 
     def start(self) -> None:

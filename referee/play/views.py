@@ -22,7 +22,7 @@ from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.forms import CampaignSettingsForm
 from referee.campaigns.models import Campaign
 
-from . import bindings, exports, families, live, pending, players, services, sharing
+from . import bindings, exports, families, pending, players, services, sharing
 from .forms import AS_SHARED, ProcedureForm
 from .models import LogEntry, Numbering
 from .odds_panel import ODDS_TIME_LIMIT
@@ -455,9 +455,8 @@ def _turn_panel(request: htmx.HtmxHttpRequest, campaign: Campaign, *, error: str
 def status_poll(request: htmx.HtmxHttpRequest, code) -> HttpResponse:
     """Players' live status: 204 when nothing they can see changed since version ``v``
     (one query beyond authentication: the membership, the campaign's version and its count
-    of hidden entries together), else the refreshed panel. Members only: 404 for others."""
-    if request.method == "GET" and live.unchanged_for_member(request, code, request.GET.get("v", "")):
-        return HttpResponse(status=204)  # the quick answer: one query, no session or user loaded
+    of hidden entries together), else the refreshed panel. Members only: 404 for others.
+    A signed-in member's "nothing changed" is answered before this view (``poll``)."""
     if request.method not in ("GET", "HEAD"):
         return HttpResponseNotAllowed(["GET"])
     membership = membership_for_poll(request.user, code)
