@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterator
 
 from django.db import connection
+from psycopg.adapt import Loader
 
 from referee.campaigns.models import Campaign
 
@@ -25,12 +26,13 @@ def _iso(column: str) -> str:
     return f"to_char({column} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US') || '+00:00'"
 
 
-_COMMON_FIELDS = f"""'campaign_code', %(code)s::text, 'turn', e.turn, 'phase', e.phase,
+_PAYLOAD_FIELDS = f"""'campaign_code', %(code)s::text, 'turn', e.turn, 'phase', e.phase,
     'game_time', {_iso("e.game_time")}, 'procedure', e.procedure, 'title', e.title,
     'inputs', e.inputs, 'rolls', e.rolls, 'result', e.result, 'effects', e.effects,
     'summary', e.summary, 'reference', e.reference,
     'actor_name', e.actor_name, 'visibility', e.visibility,
-    'created_at', {_iso("e.created_at")},
+    'created_at', {_iso("e.created_at")}"""
+_COMMON_FIELDS = f"""{_PAYLOAD_FIELDS},
     'revealed_at', CASE WHEN e.revealed_at IS NULL THEN NULL ELSE {_iso("e.revealed_at")} END,
     'prev_hash', e.prev_hash, 'hash', e.hash"""
 # Entries of the first hash scheme carry neither a scheme nor a nonce, entries of the
@@ -165,3 +167,85 @@ def named(code: str, name: str) -> str:
 
 
 SEEN = "CROSS JOIN (SELECT %(seen)s::jsonb AS seen) s"
+
+
+# --- the chain check's reading of the log ---------------------------------------------------
+
+# What an entry's hash covers (``integrity.payload_of`` of the entry as exported), built by
+# the database; the chain check reads it beside the entry's seq and chain hashes.
+PAYLOAD_JSON = f"""CASE WHEN e.hash_scheme >= 4
+    THEN json_build_object('hash_scheme', e.hash_scheme, 'nonce', e.nonce,
+        'reversal_of_hash', e.reversal_of_hash, 'pending_digest', e.pending_digest, {_PAYLOAD_FIELDS})
+    WHEN e.hash_scheme = 3
+    THEN json_build_object('hash_scheme', e.hash_scheme, 'nonce', e.nonce,
+        'reversal_of_hash', e.reversal_of_hash, 'pending', e.pending, {_PAYLOAD_FIELDS})
+    WHEN e.hash_scheme = 2
+    THEN json_build_object('seq', e.seq, 'hash_scheme', e.hash_scheme, 'nonce', e.nonce,
+        'reversal_of_seq', e.reversal_of_seq, 'pending', e.pending, {_PAYLOAD_FIELDS})
+    ELSE json_build_object('seq', e.seq, 'reversal_of_seq', e.reversal_of_seq, 'pending', e.pending,
+        {_PAYLOAD_FIELDS}) END"""
+
+# Each entry one line of the batch: [seq, prev_hash, hash, what its hash covers, and for
+# hash scheme 4, whose hash covers their digest, [the changes left to the GM as stored]
+# (else null)].
+CHAIN_ROW = f"""json_build_array(e.seq, e.prev_hash, e.hash, {PAYLOAD_JSON},
+    CASE WHEN e.hash_scheme >= 4 THEN jsonb_build_array(e.pending) END)::text"""
+
+_CHAIN_BATCH = f"""SELECT '[' || string_agg({CHAIN_ROW}, E',\\n' ORDER BY e.seq) || ']'
+    FROM (SELECT e.*,
+            CASE WHEN e.reversal_of_id IS NOT NULL AND e.hash_scheme < 3
+                THEN (SELECT r.seq FROM {LOG} r WHERE r.id = e.reversal_of_id) END AS reversal_of_seq,
+            CASE WHEN e.reversal_of_id IS NOT NULL AND e.hash_scheme >= 3
+                THEN (SELECT r.hash FROM {LOG} r WHERE r.id = e.reversal_of_id) END AS reversal_of_hash
+        FROM {LOG} e
+        WHERE e.campaign_id = %(campaign)s AND e.seq > b.after AND e.seq <= b.upto) e"""
+
+
+class _Bytes(Loader):
+    """Text as the bytes PostgreSQL sent: the batches are parsed from bytes, never decoded."""
+
+    def load(self, data) -> bytes:
+        return bytes(data)
+
+
+def chain_batches(campaign: Campaign) -> Iterator[bytes]:
+    """A campaign's whole log for the chain check, in seq order: batches of up to ``BATCH``
+    entries, each a JSON array whose lines are ``CHAIN_ROW``s (``\\n`` never occurs inside
+    one, so a line is an entry), as UTF-8 bytes.
+
+    One query streams every batch: PostgreSQL builds the next batch while Python checks
+    this one, and is held back by the connection's buffer, so memory holds about two
+    batches whatever the log's length. A reader that stops early still reads the rest off
+    the connection (nothing is cancelled, so an enclosing transaction stays usable)."""
+    with connection.cursor() as cursor:
+        # Every BATCH-th seq and the last: the batches' bounds, read off the unique index.
+        cursor.execute(
+            f"""SELECT seq FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS n,
+                    lead(seq) OVER (ORDER BY seq) AS next
+                FROM {LOG} WHERE campaign_id = %s) s
+            WHERE n %% %s = 0 OR next IS NULL ORDER BY seq""",
+            [campaign.pk, BATCH],
+        )
+        uptos = [row[0] for row in cursor.fetchall()]
+    if not uptos:
+        return
+    params = {
+        "campaign": campaign.pk,
+        "code": str(campaign.code),
+        "afters": [0, *uptos[:-1]],
+        "uptos": uptos,
+    }
+    sql = f"""SELECT ({_CHAIN_BATCH})
+        FROM unnest(%(afters)s::bigint[], %(uptos)s::bigint[]) WITH ORDINALITY AS b(after, upto, n)
+        ORDER BY b.n"""
+    with connection.cursor() as cursor:
+        raw = cursor.cursor
+        raw.adapters.register_loader("text", _Bytes)
+        rows = raw.stream(sql, params)
+        try:
+            for (text,) in rows:
+                if text is not None:
+                    yield text
+        finally:
+            for _row in rows:  # the rest of the answer, so the connection is free again
+                pass
