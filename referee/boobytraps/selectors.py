@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from referee.play.selectors import with_actions
-
 from .models import BoobyTrap, WeaponChart
 
 PANEL_TEMPLATE = "boobytraps/panel.html#boobytraps-panel"
@@ -14,7 +12,7 @@ def panel_context(campaign) -> dict:
         "star_system", "torp_chart", "drone_chart", "phaser_chart"
     )
     return {
-        "traps": with_actions(campaign, traps),
+        "traps": list(traps),  # each row's Roll… menu is read when it opens
         "charts": WeaponChart.objects.in_campaign(campaign).order_by("weapon_type", "name"),
     }
 

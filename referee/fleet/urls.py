@@ -9,4 +9,5 @@ urlpatterns = [
     path("c/<uuid:code>/<slug:kind>/new/", views.object_create, name="object-create"),
     path("c/<uuid:code>/<slug:kind>/<uuid:obj_code>/edit/", views.object_edit, name="object-edit"),
     path("c/<uuid:code>/<slug:kind>/<uuid:obj_code>/delete/", views.object_delete, name="object-delete"),
+    path("c/<uuid:code>/<slug:kind>/<uuid:obj_code>/roll/", views.object_roll, name="object-roll"),
 ]

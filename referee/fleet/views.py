@@ -7,14 +7,14 @@ list panel; an invalid one comes back (422) with field errors and what was typed
 from __future__ import annotations
 
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from referee import htmx
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
 from referee.play import families, services
-from referee.play.selectors import dashboard_context
+from referee.play.selectors import dashboard_context, with_actions
 
 from .forms import Kind
 
@@ -72,10 +72,30 @@ def object_edit(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, ob
     return _form_page(request, campaign, spec, form, obj)
 
 
-@gm_view("POST")
-def object_delete(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
+@gm_view("GET")
+def object_roll(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
+    """What the GM can roll for one record: for HTMX the Roll… menu's sections, which the
+    dashboard's button fetches the first time it opens; otherwise a page listing them."""
     spec = _kind(kind)
     obj = get_object_or_404(spec.model.objects.in_campaign(campaign), code=obj_code)
+    with_actions(campaign, [obj])
+    context = {"campaign": campaign, "obj": obj, "kind": spec}
+    return htmx.page(request, "fleet/roll.html", context, partial="menu")
+
+
+# What goes with a record when it is deleted, said before the delete.
+DELETED_WITH = {"battlefields": "its hexes", "compartments": "its surfaces"}
+
+
+@gm_view("GET", "POST")
+def object_delete(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
+    """Delete a record (POST). A GET asks first: the dashboard's Delete asks in a dialog and
+    posts through HTMX, without JavaScript it is a link to this question."""
+    spec = _kind(kind)
+    obj = get_object_or_404(spec.model.objects.in_campaign(campaign), code=obj_code)
+    if request.method != "POST":
+        context = {"campaign": campaign, "obj": obj, "kind": spec, "also": DELETED_WITH.get(spec.slug, "")}
+        return render(request, "fleet/delete.html", context)
     try:
         services.record_delete(campaign=campaign, obj=obj, actor=request.user)
     except services.PlayError as error:

@@ -248,6 +248,31 @@ def bindings_for(obj: models.Model) -> list[Binding]:
     return [b for b in _BINDINGS.values() if b.roles and b.label and b.roles[0].accepts(obj)]
 
 
+def has_menu(obj: models.Model) -> bool:
+    """Whether the record may have a Roll… menu, from its type and kind alone (no query, no
+    walk over every binding): the dashboard shows the button, the menu itself is read when
+    opened (``bindings_for``)."""
+    roles = _menu_kinds()
+    kinds = [k for cls in type(obj).__mro__ for k in roles.get(cls, ())]
+    return any(not wanted or getattr(obj, field, None) in wanted for field, wanted in kinds)
+
+
+def _menu_kinds() -> dict[type, set[tuple[str, frozenset]]]:
+    """For each model a menu role takes: (kind field, kinds) of each such role."""
+    if len(_MENU_KINDS_FOR) != len(_BINDINGS):
+        _MENU_KINDS.clear()
+        for bound in _BINDINGS.values():
+            if bound.roles and bound.label:
+                role = bound.roles[0]
+                _MENU_KINDS.setdefault(role.model, set()).add((role.kind_field, frozenset(role.kinds)))
+        _MENU_KINDS_FOR[:] = list(_BINDINGS)
+    return _MENU_KINDS
+
+
+_MENU_KINDS: dict[type, set[tuple[str, frozenset]]] = {}
+_MENU_KINDS_FOR: list[str] = []
+
+
 def menu(found: list[Binding]) -> list[tuple[str, list[Binding]]]:
     """A record's Roll… menu in the order a GM reaches for it: first, without a heading,
     the procedures the families rank (``Family.menu_first``), by rank; then the rest under

@@ -396,17 +396,20 @@ def with_actions(campaign: Campaign, objects) -> list:
     return objects
 
 
+# The dashboard's record panels: each row's Roll… menu is read when it opens
+# (``referee.fleet.views.object_roll``), not with the panel.
+
+
 def ships_panel(campaign: Campaign) -> list:
-    ships = Ship.objects.in_campaign(campaign).select_related("star_system", "docked_on", "owner")
-    return with_actions(campaign, ships)
+    return list(Ship.objects.in_campaign(campaign).select_related("star_system", "docked_on", "owner"))
 
 
 def units_panel(campaign: Campaign) -> list:
-    return with_actions(campaign, Unit.objects.in_campaign(campaign).select_related("landed_on", "owner"))
+    return list(Unit.objects.in_campaign(campaign).select_related("landed_on", "owner"))
 
 
 def characters_panel(campaign: Campaign) -> list:
-    return with_actions(campaign, Character.objects.in_campaign(campaign).select_related("ship", "unit"))
+    return list(Character.objects.in_campaign(campaign).select_related("ship", "unit"))
 
 
 def systems_panel(campaign: Campaign) -> list:
@@ -414,7 +417,7 @@ def systems_panel(campaign: Campaign) -> list:
 
 
 def markers_panel(campaign: Campaign) -> list:
-    return with_actions(campaign, Marker.objects.in_campaign(campaign).select_related("ship"))
+    return list(Marker.objects.in_campaign(campaign).select_related("ship"))
 
 
 class Lazy:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from referee.play.selectors import with_actions
-
 from . import catalog
 from .models import Battlefield, Hex
 from .modifiers import read_hex, row_values, rows_for
@@ -13,7 +11,7 @@ PANEL = "terrain/panel.html"
 
 def panel_context(campaign) -> dict:
     rows = rows_for(campaign)
-    hexes = with_actions(campaign, Hex.objects.in_campaign(campaign))
+    hexes = list(Hex.objects.in_campaign(campaign))  # each row's Roll… menu is read when it opens
     for hex_ in hexes:
         hex_.reading = read_hex(hex_, rows)
         hex_.terrain_name = catalog.terrain_name(hex_.terrain, rows)
@@ -28,9 +26,7 @@ def panel_context(campaign) -> dict:
         for row in rows.values()
         if row.key not in catalog.SEED_ROWS and (gap := row_values(row.key, row.kind, rows)[1]) is not None
     ]
-    battlefields = with_actions(
-        campaign, Battlefield.objects.in_campaign(campaign).select_related("star_system")
-    )
+    battlefields = list(Battlefield.objects.in_campaign(campaign).select_related("star_system"))
     for field in battlefields:
         field.weather_names = [catalog.terrain_name(w) for w in field.weather]
     return {

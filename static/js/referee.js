@@ -119,6 +119,9 @@ document.addEventListener("DOMContentLoaded", () => {
 // Record menus (Roll…, Advance clock…): a button that opens its panel (aria-expanded).
 // Escape closes it and puts the focus back on its button; a click outside closes it, as
 // does opening another; ArrowDown/ArrowUp (and Home/End) move between its links.
+// A record's Roll… button is a link to the record's roll page (data-menu-src): its panel is
+// empty until it first opens, then holds the menu fetched from that page (HTMX asks for the
+// menu alone); a key pressed while it loads acts once it has come.
 // Listeners sit on the document, so rows that HTMX swaps in work without more wiring.
 (() => {
   const openButtons = () => document.querySelectorAll('[data-menu-button][aria-expanded="true"]');
@@ -127,10 +130,37 @@ document.addEventListener("DOMContentLoaded", () => {
     const panel = panelOf(button);
     return panel ? Array.from(panel.querySelectorAll("a[href], button, input, select")) : [];
   };
+  const loading = new WeakMap(); // button -> the promise of its menu
+  const load = (button) => {
+    const panel = panelOf(button);
+    if (!panel || !button.hasAttribute("data-menu-src") || panel.dataset.loaded) return null;
+    if (loading.has(button)) return loading.get(button);
+    panel.setAttribute("aria-busy", "true");
+    panel.innerHTML = '<p class="muted" data-menu-loading>Loading…</p>';
+    const failed = () => {
+      const link = document.createElement("a");
+      link.href = button.getAttribute("href");
+      link.textContent = "Open the list of what to roll";
+      panel.replaceChildren(link);
+    };
+    const done = htmx
+      .ajax("GET", button.getAttribute("href"), { target: panel, swap: "innerHTML" })
+      .then(() => {
+        if (panel.querySelector("[data-menu-loading]")) failed(); // refused or unreachable
+        else panel.dataset.loaded = "true";
+      }, failed)
+      .finally(() => {
+        panel.removeAttribute("aria-busy");
+        loading.delete(button);
+      });
+    loading.set(button, done);
+    return done;
+  };
   const setOpen = (button, open) => {
     const panel = panelOf(button);
     button.setAttribute("aria-expanded", open ? "true" : "false");
     if (panel) panel.hidden = !open;
+    return open ? load(button) : null;
   };
   const closeAll = (except) => {
     openButtons().forEach((button) => {
@@ -141,9 +171,21 @@ document.addEventListener("DOMContentLoaded", () => {
       if (!except || !details.contains(except)) details.removeAttribute("open");
     });
   };
+  const move = (button, key) => {
+    const items = itemsOf(button);
+    if (!items.length) return;
+    const at = items.indexOf(document.activeElement);
+    let next;
+    if (key === "Home") next = 0;
+    else if (key === "End") next = items.length - 1;
+    else if (key === "ArrowDown") next = at < 0 ? 0 : (at + 1) % items.length;
+    else next = at < 0 ? items.length - 1 : (at - 1 + items.length) % items.length;
+    items[next].focus();
+  };
   document.addEventListener("click", (event) => {
     const button = event.target.closest("[data-menu-button]");
     if (button) {
+      event.preventDefault(); // a Roll… link opens its menu here instead of its page
       const open = button.getAttribute("aria-expanded") !== "true";
       closeAll(button);
       setOpen(button, open);
@@ -173,22 +215,28 @@ document.addEventListener("DOMContentLoaded", () => {
       }
       return;
     }
+    // A Roll… link is a button to the keyboard too: Space opens it as Enter does.
+    if (event.key === " " && document.activeElement === button && button.tagName === "A") {
+      event.preventDefault();
+      button.click();
+      return;
+    }
     if (!button || !["ArrowDown", "ArrowUp", "Home", "End"].includes(event.key)) return;
     if (document.activeElement.matches("input, select")) return; // their own arrow keys
-    const items = itemsOf(button);
-    if (!items.length) return;
-    event.preventDefault();
+    let pending = null;
     if (button.getAttribute("aria-expanded") !== "true") {
       closeAll(button);
-      setOpen(button, true);
+      pending = setOpen(button, true);
+    } else {
+      pending = load(button);
     }
-    const at = items.indexOf(document.activeElement);
-    let next;
-    if (event.key === "Home") next = 0;
-    else if (event.key === "End") next = items.length - 1;
-    else if (event.key === "ArrowDown") next = at < 0 ? 0 : (at + 1) % items.length;
-    else next = at < 0 ? items.length - 1 : (at - 1 + items.length) % items.length;
-    items[next].focus();
+    if (!itemsOf(button).length && !pending) return;
+    event.preventDefault();
+    if (pending && !itemsOf(button).filter((item) => !item.closest("[aria-busy]")).length) {
+      pending.then(() => { if (button.getAttribute("aria-expanded") === "true") move(button, event.key); });
+    } else {
+      move(button, event.key);
+    }
   });
 })();
 

@@ -56,11 +56,19 @@ def test_the_demo_pages_pass_axe_as_gm_and_as_player(sign_in, campaign_url, live
     # Row actions say whose they are, not only "Roll…", "Edit", "Delete".
     for name in ("Roll for Waterloo", "Edit Waterloo", "Delete Waterloo"):
         expect(gm.get_by_label(name, exact=True)).to_be_visible()
+    # A Roll… menu read when it opened is checked as the page around it.
+    gm.get_by_role("button", name="Roll for Waterloo").click()
+    expect(gm.get_by_role("link", name="Charge drive")).to_be_visible()
+    open_menu = [
+        f"{campaign_url} (Roll… open): {v['id']} ({v['impact']}) at {[', '.join(n['target']) for n in v['nodes'][:3]]}"
+        for v in AXE.run(gm).response["violations"]
+    ]
     # A result to read: one roll of the jump procedure.
     open_jump_from_dashboard(gm, campaign_url)
     gm.get_by_test_id("roll").click()
     gm.locator("#result-slot").get_by_test_id("result-card").wait_for()
     seq = LogEntry.objects.filter(campaign=demo).order_by("-seq").values_list("seq", flat=True).first()
+    waterloo = Ship.objects.get(campaign=demo, name="Waterloo")
     gm_pages = [
         f"{live_server.url}/",
         campaign_url,
@@ -73,8 +81,10 @@ def test_the_demo_pages_pass_axe_as_gm_and_as_player(sign_in, campaign_url, live
         f"{campaign_url}ships/new/",
         *sheet_pages(campaign_url, demo),
         f"{campaign_url}designs/new/unit/",
+        # Without JavaScript: what a ship can roll, and the question before a delete.
+        *(f"{campaign_url}ships/{waterloo.code}/{page}/" for page in ("roll", "delete")),
     ]
-    problems = [p for url in gm_pages for p in check(gm, url)]
+    problems = open_menu + [p for url in gm_pages for p in check(gm, url)]
     problems += check(gm, f"{live_server.url}/no/such/page/", 404)
 
     player = sign_in("player")

@@ -10,6 +10,7 @@ from referee.boobytraps.models import BoobyTrap, WeaponChart
 from referee.play import services
 from referee.play.models import LogEntry
 from tests.referee.conftest import htmx
+from tests.referee.menus import dashboard_with_menus
 
 from .factories import DRONE_CAPACITIES, BoobyTrapFactory, WeaponChartFactory, drone_entries
 
@@ -90,11 +91,10 @@ class TestThePage:
 
     def test_the_dashboard_offers_generate_on_each_trap(self, cast):
         trap = BoobyTrapFactory(campaign=cast.campaign, name="Wanderer")
-        page = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code]))
-        assert page.status_code == 200
-        assert 'id="boobytraps-panel"' in page.text
-        assert f"{procedure_url(cast)}?trap={trap.code}" in html.unescape(page.text)
-        assert "unarmed: not generated yet" in page.text
+        page = dashboard_with_menus(cast.client("gm"), cast.campaign)
+        assert 'id="boobytraps-panel"' in page
+        assert f"{procedure_url(cast)}?trap={trap.code}" in html.unescape(page)
+        assert "unarmed: not generated yet" in page
 
 
 class TestGeneration:

@@ -10,6 +10,7 @@ from referee.play import services
 from referee.play.models import LogEntry
 from tests.factories import UnitFactory
 from tests.referee.conftest import htmx
+from tests.referee.menus import dashboard_with_menus
 
 from .factories import UnitRefitFactory
 from .helpers import checked, dashboard, procedure_page, resolve, value_of
@@ -170,7 +171,7 @@ class TestIceExplosion:
 
     def test_only_ice_units_offer_the_check(self, cast, ice_mech):
         fusion = UnitFactory(campaign=cast.campaign, name="Atlas")
-        html = dashboard(cast).text
+        html = dashboard_with_menus(cast.client("gm"), cast.campaign)
         assert "lowtech.ice_explosion" in menu_links(html, ice_mech)
         assert "lowtech.ice_explosion" not in menu_links(html, fusion)
         assert "lowtech.ice_engine" in menu_links(html, fusion)
@@ -282,6 +283,6 @@ class TestUtilityCriticals:
 
     def test_only_utility_mechs_offer_the_table(self, cast, loader):
         battlemech = UnitFactory(campaign=cast.campaign, name="Warhammer")
-        html = dashboard(cast).text
+        html = dashboard_with_menus(cast.client("gm"), cast.campaign)
         assert "lowtech.utility_critical" in menu_links(html, loader)
         assert "lowtech.utility_critical" not in menu_links(html, battlemech)

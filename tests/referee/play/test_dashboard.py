@@ -26,11 +26,14 @@ def group_body(html: str, slug: str) -> str:
     return html[start : html.index("</details>", start)]
 
 
-def menu_of(html: str, code) -> list[tuple[str, list[str]]]:
-    """A record's Roll… menu as (heading, labels), the first section without a heading."""
-    panel = re.search(rf'<div class="menu-panel" id="menu-{code}"[^>]*>(.*?)</div></div>', html, re.S).group(
-        1
-    )
+def menu_of(client, campaign, code) -> list[tuple[str, list[str]]]:
+    """A record's Roll… menu as (heading, labels), the first section without a heading:
+    fetched as the dashboard's button fetches it when it first opens (its link, by HTMX)."""
+    html = client.get(reverse("campaigns:detail", args=[campaign.code])).text
+    button = re.search(rf'<a [^>]*aria-controls="menu-{code}"[^>]*data-menu-button[^>]*>', html).group(0)
+    url = re.search(r'href="([^"]+)"', button).group(1)
+    panel = client.get(url, headers={"HX-Request": "true"}).text
+    assert "<html" not in panel, "HTMX gets the menu alone"
     sections = []
     for heading, items in re.findall(
         r'(?:<span class="menu-heading"[^>]*>([^<]*)</span>)?<ul[^>]*>(.*?)</ul>', panel, re.S
@@ -79,8 +82,7 @@ def test_a_group_opens_once_it_holds_a_record(cast):
 
 def test_a_ships_menu_opens_with_jump_charge_drive_and_detect_then_the_rest_under_headings(cast):
     ship = ShipFactory(campaign=cast.campaign, name="Waterloo", kind="jumpship")
-    html = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
-    menu = menu_of(html, ship.code)
+    menu = menu_of(cast.client("gm"), cast.campaign, ship.code)
     assert menu[0] == ("", ["Jump", "Charge drive", "Detect emergence"])
     headings = [heading for heading, _ in menu[1:]]
     assert headings[:2] == ["Jump drives", "Sensors"]
@@ -98,8 +100,7 @@ def test_a_fighter_squadrons_menu_opens_with_its_overburn_and_has_no_jump(cast):
     squadron = ShipFactory(
         campaign=cast.campaign, kind="fighter_squadron", kf_integrity=0, kf_integrity_max=0
     )
-    html = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
-    menu = menu_of(html, squadron.code)
+    menu = menu_of(cast.client("gm"), cast.campaign, squadron.code)
     assert menu[0][1][0] == "Overburn (End Phase)"
     assert "Jump" not in [label for _, labels in menu for label in labels]
 
@@ -107,9 +108,22 @@ def test_a_fighter_squadrons_menu_opens_with_its_overburn_and_has_no_jump(cast):
 def test_the_menu_is_a_button_that_says_whether_it_is_open_and_what_it_controls(cast):
     ship = ShipFactory(campaign=cast.campaign, name="Waterloo")
     html = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
-    button = re.search(r'<button[^>]*aria-label="Roll for Waterloo"[^>]*>', html).group(0)
+    button = re.search(r'<a [^>]*aria-label="Roll for Waterloo"[^>]*>', html).group(0)
+    assert 'role="button"' in button and "data-menu-button" in button
     assert 'aria-expanded="false"' in button and f'aria-controls="menu-{ship.code}"' in button
-    assert re.search(rf'<div class="menu-panel" id="menu-{ship.code}" data-menu-panel hidden>', html)
+    # Without JavaScript the button is a link to the page listing what to roll.
+    assert (
+        f'href="{reverse("campaigns:object-roll", args=[cast.campaign.code, "ships", ship.code])}"' in button
+    )
+    # Its panel is there, empty and hidden, until it first opens.
+    assert re.search(rf'<div class="menu-panel" id="menu-{ship.code}" data-menu-panel hidden></div>', html)
+
+
+def test_the_dashboard_does_not_build_every_records_menu(cast):
+    ShipFactory.create_batch(3, campaign=cast.campaign, kind="jumpship")
+    html = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
+    assert html.count("data-menu-src") >= 3
+    assert reverse("play:procedure", args=[cast.campaign.code, "jump.malfunction"]) not in html
 
 
 def test_menu_ranks_are_declared_once_and_name_real_procedures():

@@ -8,6 +8,7 @@ from referee.play.models import LogEntry
 from referee.shipboard.models import Compartment, Surface
 from tests.factories import CampaignFactory, ShipFactory
 from tests.referee.conftest import htmx
+from tests.referee.menus import dashboard_with_menus
 
 from .factories import CompartmentFactory, SurfaceFactory
 
@@ -222,12 +223,11 @@ class TestDashboard:
         SurfaceFactory(
             compartment=corridor, name="Blast door", surface_type="pressure_door", capacity_left=70
         )
-        response = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code]))
-        assert response.status_code == 200
-        assert 'id="compartments-panel"' in response.text
-        assert "Blast door" in response.text and "70/100" in response.text
+        page = dashboard_with_menus(cast.client("gm"), cast.campaign)
+        assert 'id="compartments-panel"' in page
+        assert "Blast door" in page and "70/100" in page
         # The compartment's procedures are in its Roll… menu.
-        assert f"shipboard.decompression/?compartment={corridor.code}" in response.text
+        assert f"shipboard.decompression/?compartment={corridor.code}" in page
 
     def test_players_do_not_see_compartments(self, cast, corridor):
         response = cast.client("player").get(reverse("campaigns:detail", args=[cast.campaign.code]))

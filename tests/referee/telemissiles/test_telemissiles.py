@@ -8,6 +8,7 @@ from referee.play.models import LogEntry
 from referee.telemissiles.models import Telemissile
 from tests.factories import ShipFactory
 from tests.referee.conftest import htmx
+from tests.referee.menus import dashboard_with_menus
 
 pytestmark = pytest.mark.django_db
 
@@ -46,10 +47,10 @@ class TestTheRecord:
         assert not Telemissile.objects.exists()
 
     def test_the_dashboard_shows_the_panel_with_the_missiles_roll_menu(self, cast, whale):
-        response = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code]))
-        assert "Tele-operated missiles" in response.text
+        page = dashboard_with_menus(cast.client("gm"), cast.campaign)
+        assert "Tele-operated missiles" in page
         thrust = reverse("play:procedure", args=[cast.campaign.code, "telemissile.maneuver"])
-        assert f"{thrust}?missile={whale.code}" in response.text
+        assert f"{thrust}?missile={whale.code}" in page
 
 
 class TestTheProcedures:
