@@ -110,6 +110,28 @@ def players_of(campaign: Campaign):
     )
 
 
+class RecordField(forms.ModelChoiceField):
+    """A role's record, chosen by its code from the campaign's records of that role.
+
+    With ``read_later`` the code is only checked to be a code: the resolution reads the
+    record itself, locked, and refuses one the campaign does not hold for that role
+    (``services.PlayError``), so a roll reads each record once instead of twice."""
+
+    def __init__(self, *args, read_later: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.read_later = read_later
+
+    def to_python(self, value):
+        if not self.read_later or value in self.empty_values:
+            return super().to_python(value)
+        try:
+            return uuid.UUID(str(value))
+        except ValueError:
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice", params={"value": value}
+            ) from None
+
+
 class ProcedureForm(InputLimitsMixin, forms.Form):
     """Roles (which ship, which target), extras, the engine's inputs, and how to roll."""
 
@@ -142,7 +164,15 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
     # first resolution instead of rolling again.
     request_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, binding: Binding, campaign: Campaign, odds_only: bool = False, **kwargs):
+    def __init__(
+        self,
+        *args,
+        binding: Binding,
+        campaign: Campaign,
+        odds_only: bool = False,
+        records_read_later: bool = False,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.fields["request_key"].initial = uuid.uuid4()
         self.fields["audience"].queryset = players_of(campaign)
@@ -153,12 +183,13 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
         self.extra_names = [e.name for e in binding.extras]
         fields = {}
         for role in binding.roles:
-            fields[role.name] = forms.ModelChoiceField(
+            fields[role.name] = RecordField(
                 queryset=role.choices(campaign),
                 to_field_name="code",
                 widget=Select,
                 label=role.label,
                 required=role.required and not odds_only,  # odds need only the numbers
+                read_later=records_read_later,
             )
         for extra in binding.extras:
             fields[extra.name] = forms.ModelChoiceField(
@@ -222,7 +253,9 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
         return [user.pk for user in self.cleaned_data.get("audience") or ()]
 
     def subjects(self) -> dict[str, str]:
-        return {n: self.cleaned_data[n].code for n in self.role_names if self.cleaned_data.get(n)}
+        """The code of the record in each role (the record, or only its code when read later)."""
+        chosen = {n: self.cleaned_data.get(n) for n in self.role_names}
+        return {n: getattr(v, "code", v) for n, v in chosen.items() if v}
 
     def extras(self) -> dict[str, Any]:
         return {n: self.cleaned_data.get(n) for n in self.extra_names}

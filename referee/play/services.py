@@ -137,6 +137,8 @@ def log_append(
     entry.hash = chain_hash(entry.prev_hash, entry.hash_payload())
     entry.words = words_of(entry, Namer(campaign, "gm").name, Namer(campaign, "player").name)
     entry.save(force_insert=True)
+    # Nothing has undone an entry made this moment: its card need not ask the database.
+    LogEntry._meta.get_field("reversed_by").set_cached_value(entry, None)
     return entry
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import re
 import uuid
@@ -40,6 +41,8 @@ from .selectors import (
 )
 
 PAGE = "play/procedure.html"
+# Where each shown form's request key goes (no text the app stores can hold a NUL).
+REQUEST_KEY_PLACEHOLDER = "\x00request-key\x00"
 
 
 def _binding(procedure_id: str) -> bindings.Binding:
@@ -126,46 +129,85 @@ def _form_inputs(form) -> dict:
     return {k: v for k, v in form.initial.items() if k in form.input_names}
 
 
-def _page(request: htmx.HtmxHttpRequest, campaign, binding, form, *, refresh: bool = False) -> HttpResponse:
+class LazyForm(Lazy):
+    """A form built when first used: by the template, or read from Python (``.initial``)."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self(), name)
+
+
+def _page(
+    request: htmx.HtmxHttpRequest, campaign, binding, form, *, ctx=None, refresh: bool = False
+) -> HttpResponse:
     """The procedure's page (only its form for a ``refresh``); a submitted form comes
-    back 422 with its errors and what was typed, replacing itself."""
-    ctx = _context_from(binding, campaign, request.POST if form.is_bound else request.GET)
+    back 422 with its errors and what was typed, replacing itself.
+
+    A form shown afresh (GET) is kept whole in the fragment cache for the campaign's
+    version, the GM and the query string: the form, its records' choices and its odds are
+    built only when the page is not kept (``Lazy``). Each response carries its own CSRF
+    token and its own request key."""
+    bound = request.method == "POST"
+    shown = form if isinstance(form, Lazy) else lambda: form
+    if ctx is None:
+        ctx = Lazy(_context_from, binding, campaign, request.POST if bound else request.GET)
     context = {
         # Named before the roll: what players would read of if the GM chose Everyone.
-        "unshared": sharing.names(sharing.unshared([*ctx.objects.values(), *ctx.extras.values()])),
+        "unshared": Lazy(
+            lambda: sharing.names(sharing.unshared([*ctx().objects.values(), *ctx().extras.values()]))
+        ),
         # Said before the roll: what the rules require that the records do not meet.
-        "unmet": binding.unmet(ctx, _form_inputs(form)),
+        "unmet": Lazy(lambda: binding.unmet(ctx(), _form_inputs(shown()))),
         "campaign": campaign,
         "binding": binding,
         "procedure": binding.procedure,
         "form": form,
-        "odds": _odds_for(binding, form, time_limit=ODDS_TIME_LIMIT),
+        "odds": Lazy(lambda: _odds_for(binding, shown(), time_limit=ODDS_TIME_LIMIT)),
         "role": "gm",
         "page": Lazy(log_page, campaign, "gm", 1),
+        "procedure_fragment": _fragment_name(binding, request.GET),
     }
-    if form.is_bound:
+    if bound:
         response = htmx.form_card(
             request, PAGE, context, partial="procedure-form", target="#procedure-form", status=htmx.INVALID
         )
         if request.htmx:  # the refusal is told beside the buttons, scrolled into view
             response["HX-Reswap"] = "outerHTML show:#roll-actions:bottom"
         return response
-    return render(request, PAGE + ("#procedure-form" if refresh else ""), context)
+    response = render(request, PAGE + ("#procedure-form" if refresh else ""), context)
+    # Kept or not, the page was rendered with a placeholder for the form's key.
+    response.content = response.content.replace(REQUEST_KEY_PLACEHOLDER.encode(), str(uuid.uuid4()).encode())
+    return response
+
+
+def _fragment_name(binding, params) -> str:
+    """The kept page's name: the procedure and what its query string asks (as a digest,
+    however long the query string)."""
+    asked = sorted((name, value) for name, values in params.lists() for value in values)
+    digest = hashlib.sha256(json.dumps(asked).encode()).hexdigest()[:32]
+    return f"procedure-page:{binding.procedure_id}:{digest}"
 
 
 @gm_view("GET", "POST")
 def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_id: str) -> HttpResponse:
     binding = _binding(procedure_id)
     if request.method == "GET":
-        ctx = _context_from(binding, campaign, request.GET)
-        initial = _initial(binding, ctx)
         refresh = bool(request.htmx and request.GET.get("refresh"))
-        if refresh:  # re-read the records; what the GM typed that they do not give stays
-            initial.update(_kept(binding, ctx, request.GET))
-        form = ProcedureForm(initial=initial, binding=binding, campaign=campaign)
-        return _page(request, campaign, binding, form, refresh=refresh)
+        ctx = Lazy(_context_from, binding, campaign, request.GET)
 
-    form = ProcedureForm(request.POST, binding=binding, campaign=campaign)
+        def unbound_form() -> ProcedureForm:
+            initial = _initial(binding, ctx())
+            if refresh:  # re-read the records; what the GM typed that they do not give stays
+                initial.update(_kept(binding, ctx(), request.GET))
+            form = ProcedureForm(initial=initial, binding=binding, campaign=campaign)
+            form.fields["request_key"].initial = REQUEST_KEY_PLACEHOLDER
+            return form
+
+        return _page(request, campaign, binding, LazyForm(unbound_form), ctx=ctx, refresh=refresh)
+
+    # The resolution reads (and locks) the records in their roles; the form only checks codes.
+    form = ProcedureForm(request.POST, binding=binding, campaign=campaign, records_read_later=True)
     if not form.is_valid():
         return _page(request, campaign, binding, form)
     physical = request.POST.get("action") == "enter"

@@ -5,6 +5,8 @@ equal, and at most 15 once its panels are cached for the campaign's version; ren
 after a change, the GM dashboard reads each rule family's panel,
 ``DASHBOARD_QUERIES_AFTER_A_CHANGE``)."""
 
+import uuid
+
 import pytest
 from django.db import connection
 from django.db.models import F
@@ -140,3 +142,53 @@ def test_every_page_costs_the_same_few_queries_at_any_campaign_size(after_a_chan
         assert large.pop("GM dashboard") <= DASHBOARD_QUERIES_AFTER_A_CHANGE
         assert large.pop("player page") <= PLAYER_PAGE_QUERIES_AFTER_A_CHANGE
     assert max(large.values()) <= MAX_QUERIES, large
+
+
+# The GM's procedure form: served again while the campaign is unchanged, the whole page is
+# kept, and it reads only the session, the user and the membership with its campaign. After
+# a change it reads, beside those, the records in its roles (one query each, whatever the
+# campaign holds), their sharing, the choices of each record select, the players for a
+# whisper and the log's first page (entries and counts).
+PROCEDURE_FORM_QUERIES = 3
+PROCEDURE_FORM_QUERIES_AFTER_A_CHANGE = 11
+# A roll (HTMX POST): session, user, membership; then in one transaction the campaign
+# locked, the form's key looked up (a resent form gets the first roll), the ship locked and
+# read, its star system (the ship's own check that it is the campaign's), its change saved
+# (a savepoint around the update), the chain's last entry, the new entry. The result card
+# asks nothing more. In a test the transaction is a savepoint of the test's own: two more.
+RESOLVE_QUERIES = 12 + 2
+
+
+def form_and_roll_counts(world: dict) -> dict[str, int]:
+    client = Client()
+    client.force_login(world["gm"])
+    code, ship = world["campaign"].code, world["ship"]
+    url = reverse("play:procedure", args=[code, "jump.malfunction"])
+    counts = {}
+    for name in ("procedure form", "procedure form after a change"):
+        assert client.get(url, {"ship": str(ship.code)}).status_code == 200  # warm caches
+        if name.endswith("change"):
+            Campaign.objects.filter(pk=world["campaign"].pk).update(state_version=F("state_version") + 2)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url, {"ship": str(ship.code)})
+        assert response.status_code == 200 and 'name="request_key"' in response.text
+        counts[name] = len(queries)
+    data = {"ship": str(ship.code), "visibility": "everyone", "gm_ruling": "on", "action": "roll"}
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(
+            url, {**data, "request_key": str(uuid.uuid4())}, headers={"HX-Request": "true"}
+        )
+    assert response.status_code == 200 and 'data-testid="result-card"' in response.text
+    counts["resolve"] = len(queries)
+    return counts
+
+
+def test_the_procedure_form_and_a_roll_cost_the_same_few_queries_at_any_campaign_size():
+    small = form_and_roll_counts(campaign_of(5, 0))
+    large = form_and_roll_counts(campaign_of(200, 600))
+    assert large == small
+    assert large == {
+        "procedure form": PROCEDURE_FORM_QUERIES,
+        "procedure form after a change": PROCEDURE_FORM_QUERIES_AFTER_A_CHANGE,
+        "resolve": RESOLVE_QUERIES,
+    }
