@@ -79,7 +79,8 @@ def campaign_list(request: htmx.HtmxHttpRequest) -> HttpResponse:
 def campaign_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
     if role == "gm":
         return render(request, "campaigns/dashboard.html", dashboard_context(campaign))
-    return render(request, "campaigns/player.html", player_context(campaign, request.user))
+    context = player_context(campaign, request.user, show_all=request.GET.get("show") == "all")
+    return render(request, "campaigns/player.html", context)
 
 
 @gm_view("POST")

@@ -67,12 +67,33 @@ def log_counts(campaign: Campaign, user=None) -> tuple[int, int]:
         return cursor.fetchone()
 
 
+def log_reading(campaign: Campaign, user=None) -> tuple[int, int, Numbering]:
+    """(entries in the log, entries hidden from player ``user``, the player's numbering), in
+    one query: what the players' page needs of the log beyond its page of entries."""
+    table = LogEntry._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT (SELECT coalesce(max(seq), 0) FROM {table} WHERE campaign_id = %s), "
+            f"(SELECT count(*) FROM {table} WHERE campaign_id = %s AND {HIDDEN_SQL}), "
+            f"ARRAY(SELECT seq FROM {table} WHERE campaign_id = %s AND {UNNUMBERED_SQL} ORDER BY seq)",
+            [campaign.pk, campaign.pk, getattr(user, "pk", None), campaign.pk, getattr(user, "pk", None)],
+        )
+        entries, hidden, unnumbered = cursor.fetchone()
+    return entries, hidden, Numbering(unnumbered)
+
+
 # An entry hidden from the player whose id is the one parameter (NULL: a player no
 # whisper names): unrevealed and not for everyone, unless whispered to that player or a
 # blind roll of theirs. ``LogEntryQuerySet.hidden`` in SQL, for the one-query paths.
 HIDDEN_SQL = (
     "visibility <> 'everyone' AND revealed_at IS NULL "
     "AND NOT (visibility IN ('whisper', 'blind') AND coalesce(audience @> ARRAY[%s]::bigint[], false))"
+)
+# An entry without a number for the player whose id is the one parameter: the hidden ones
+# and the player's own unrevealed blind rolls. ``LogEntryQuerySet.unnumbered`` in SQL.
+UNNUMBERED_SQL = (
+    "visibility <> 'everyone' AND revealed_at IS NULL "
+    "AND NOT (visibility = 'whisper' AND coalesce(audience @> ARRAY[%s]::bigint[], false))"
 )
 
 
@@ -83,9 +104,10 @@ def log_page(
     user=None,
     *,
     total: int | None = None,
+    numbering: Numbering | None = None,
 ) -> Page:
     """One page of the log as ``role`` (player ``user``) sees it, newest first (``total``:
-    how many entries that is, when the caller has counted them)."""
+    how many entries that is, and ``numbering``: the player's, when the caller has read them)."""
     entries = (
         LogEntry.objects.in_campaign(campaign)
         .visible_to(role, user)
@@ -95,7 +117,7 @@ def log_page(
     if total is None:
         total = log_total(campaign, role, user)
     page = _LogPaginator(entries, LOG_PAGE_SIZE, total=total).get_page(page)
-    _read(page, campaign, role, user)
+    _read(page, campaign, role, user, numbering)
     return page
 
 
@@ -504,31 +526,67 @@ def _shared(model, campaign: Campaign, related: str) -> list:
     return list(model.objects.in_campaign(campaign).visible_to("player").select_related(related))
 
 
+# How many of the shared ships and units, and of the player's own records, the players'
+# page shows before its "Show all" (a campaign's hundreds of records are the page's bulk).
+PLAYER_RECORDS_SHOWN = 24
+MY_RECORDS_SHOWN = 12
+
+
+class Cut(list):
+    """The first ``limit`` of ``items`` (all of them when ``limit`` is None), knowing how
+    many there are in all (``total``) and how many it leaves out (``more``)."""
+
+    def __init__(self, items, limit: int | None):
+        items = list(items)
+        super().__init__(items if limit is None else items[:limit])
+        self.total = len(items)
+        self.more = self.total - len(self)
+
+
 def player_context(
-    campaign: Campaign, user=None, *, role: str = "player", version: str | None = None
+    campaign: Campaign,
+    user=None,
+    *,
+    role: str = "player",
+    version: str | None = None,
+    show_all: bool = False,
 ) -> dict:
     """What player ``user`` sees: the shared ships and units, the family panels of what is
     shared, and the log as they read it (the status poll passes the ``version`` it has
-    read, and a GM's ``role``). Each is read only when the page renders it (``Lazy``)."""
+    read, and a GM's ``role``). Each is read only when the page renders it (``Lazy``).
+    The page shows the first few shared ships, units and records of the player's own,
+    each list with its "Show all" (``show_all``: every one of them)."""
     panels = families.player_panels()
-    counts = Lazy(log_counts, campaign, user)
+    reading = Lazy(log_reading, campaign, user)
     ships, units = Lazy(_shared, Ship, campaign, "star_system"), Lazy(_shared, Unit, campaign, "landed_on")
+    owned = Lazy(owned_records, campaign, user, ships, units)
 
     def page() -> Page:
-        entries, hidden = counts()
-        return log_page(campaign, role, 1, user, total=entries if role == "gm" else entries - hidden)
+        entries, hidden, numbering = reading()
+        if role == "gm":
+            return log_page(campaign, role, 1, user, total=entries)
+        return log_page(campaign, role, 1, user, total=entries - hidden, numbering=numbering)
+
+    def shown(items, limit: int) -> Cut:
+        return Cut(items, None if show_all else limit)
 
     return {
         "player_panels": panels,
         **{p.name: Lazy(p.context, campaign) for p in panels},
-        "owned": Lazy(owned_records, campaign, user, ships, units),
+        "owned": owned,
+        "my_records": Lazy(shown, owned, MY_RECORDS_SHOWN),
         "campaign": campaign,
         "role": role,
         "reader": user,
         "page": Lazy(page),
         "ships": ships,
         "units": units,
+        "shown_ships": Lazy(shown, ships, PLAYER_RECORDS_SHOWN),
+        "shown_units": Lazy(shown, units, PLAYER_RECORDS_SHOWN),
+        "show_all": show_all,
+        "records_shown": PLAYER_RECORDS_SHOWN,
+        "my_records_shown": MY_RECORDS_SHOWN,
         "poll_version": version
         if version is not None
-        else Lazy(lambda: poll_version(campaign, role, hidden=counts()[1])),
+        else Lazy(lambda: poll_version(campaign, role, hidden=reading()[1])),
     }

@@ -509,7 +509,9 @@ def status_poll(request: htmx.HtmxHttpRequest, code) -> HttpResponse:
     if request.GET.get("v", "") == version or request.GET.get("watch"):
         response = HttpResponse(status=204)
     else:
-        context = player_context(campaign, request.user, role=role, version=version)
+        context = player_context(
+            campaign, request.user, role=role, version=version, show_all=request.GET.get("show") == "all"
+        )
         response = render(request, "campaigns/player.html#status-panel", context)
     response["X-Campaign-Version"] = version
     return response

@@ -34,7 +34,10 @@ document.addEventListener("htmx:responseError", (event) => {
   source.addEventListener("changed", refresh);
   source.addEventListener("panel", (event) => {
     const current = document.getElementById("status-panel");
-    if (current) htmx.swap(current, event.data, { swapStyle: "outerHTML" });
+    // The stream sends the panel as it first opens (its first few records); a reader who
+    // chose to see all of them fetches theirs instead.
+    if (current && current.dataset.showAll) refresh();
+    else if (current) htmx.swap(current, event.data, { swapStyle: "outerHTML" });
   });
   source.addEventListener("error", () => {
     window.refereeLive = false;
