@@ -16,6 +16,7 @@ from referee import htmx
 from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.models import Campaign
 from referee.fleet.models import StarSystem
+from referee.play import poll
 from referee.play import services as play_services
 from referee.play.selectors import poll_version
 from referee.terrain.forms import HexForm
@@ -111,7 +112,7 @@ def _system_context(
         ),
         "params": params,
         "modes": selectors.MODES,
-        "poll_version": poll_version(campaign, role),
+        "poll_version": poll_version(campaign, role, user=request.user),
         "panel_url": reverse("maps:system-panel", args=[campaign.code, system.code]),
     }
     if role == "gm" and drawn.at_seq is None:
@@ -140,15 +141,32 @@ def system_page(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, sy
     return render(request, SYSTEM_PAGE, context)
 
 
-@member_view("GET")
-def system_panel(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, system_code) -> HttpResponse:
+def _unchanged(request, code) -> bool:
+    """The map's live refresh, "nothing changed": the status poll's one statement (the
+    session, the membership and the version the reader sees), nothing else read. It answers
+    alike for any map code of the campaign, so it tells of no map kept from the reader."""
+    return request.method == "GET" and poll.unchanged_for_member(request, code, request.GET.get("v", ""))
+
+
+def system_panel(request: htmx.HtmxHttpRequest, code, system_code) -> HttpResponse:
     """The map alone, for the page's live refresh: 204 while nothing the reader sees changed."""
+    if not request.GET.get("at", "").strip() and _unchanged(request, code):
+        try:
+            _params(request)
+        except _BadRequest as error:
+            return _bad(str(error))
+        return HttpResponse(status=204)
+    return _system_panel(request, code, system_code)
+
+
+@member_view("GET")
+def _system_panel(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, system_code) -> HttpResponse:
     system = _system(campaign, system_code)
     try:
         params = _params(request)
     except _BadRequest as error:
         return _bad(str(error))
-    if params["at"] is None and request.GET.get("v") == poll_version(campaign, role):
+    if params["at"] is None and request.GET.get("v") == poll_version(campaign, role, user=request.user):
         return HttpResponse(status=204)
     context = _system_context(request, campaign, role, system, params)
     return render(request, SYSTEM_PAGE + "#map-panel", context)
@@ -270,7 +288,7 @@ def _field_context(request, campaign, role, battlefield, at, chosen_hex: str = "
         "units": units,
         "at_seq": at,
         "chosen_hex": chosen_hex,
-        "poll_version": poll_version(campaign, role),
+        "poll_version": poll_version(campaign, role, user=request.user),
         "panel_url": reverse("maps:battlefield-panel", args=[campaign.code, battlefield.code]),
     }
     if role == "gm" and at is None:
@@ -315,12 +333,19 @@ def battlefield_page(
     return render(request, FIELD_PAGE, _field_context(request, campaign, role, battlefield, at, chosen))
 
 
+def battlefield_panel(request: htmx.HtmxHttpRequest, code, field_code) -> HttpResponse:
+    """The map alone, for the page's live refresh: 204 while nothing the reader sees changed."""
+    if _unchanged(request, code):
+        return HttpResponse(status=204)
+    return _battlefield_panel(request, code, field_code)
+
+
 @member_view("GET")
-def battlefield_panel(
+def _battlefield_panel(
     request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, field_code
 ) -> HttpResponse:
     battlefield = _battlefield(campaign, role, field_code)
-    if request.GET.get("v") == poll_version(campaign, role):
+    if request.GET.get("v") == poll_version(campaign, role, user=request.user):
         return HttpResponse(status=204)
     return render(
         request, FIELD_PAGE + "#field-panel", _field_context(request, campaign, role, battlefield, None)
