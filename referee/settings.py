@@ -135,7 +135,7 @@ FORM_RENDERER = "referee.forms.FormRenderer"
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "fragments": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "BACKEND": "referee.play.fragments.FileCache",
         "LOCATION": os.environ.get("FRAGMENT_CACHE_DIR", str(VAR_DIR / "cache" / "fragments")),
         "TIMEOUT": 24 * 3600,
         "OPTIONS": {"MAX_ENTRIES": 5000},

@@ -199,3 +199,15 @@ def test_an_entry_kept_shows_its_undo_and_a_player_never_gets_the_gms_card(cast)
     for client in (gm, player):
         text = entry_page(client, cast.campaign, entry.seq)
         assert "undone by #2" in text and 'data-testid="undo"' not in text
+
+
+def test_the_cache_folder_stays_bounded_and_is_listed_only_now_and_then(tmp_path, monkeypatch):
+    cache = fragments.FileCache(str(tmp_path), {"OPTIONS": {"MAX_ENTRIES": 50}, "TIMEOUT": 3600})
+    listings = []
+    listed = cache._list_cache_files
+    monkeypatch.setattr(cache, "_list_cache_files", lambda: listings.append(1) or listed())
+    for n in range(1000):
+        cache.set(f"fragment-{n}", f"<p>{n}</p>")
+        assert len(list(tmp_path.glob("*.djcache"))) <= 50 + fragments.FileCache.CULL_EVERY
+    assert len(listings) == 1000 // fragments.FileCache.CULL_EVERY
+    assert cache.get("fragment-999") == "<p>999</p>"  # the newest is kept
