@@ -23,9 +23,11 @@ from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any
 
+import orjson
 import pgtrigger
 from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.contrib.postgres.fields import ArrayField
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import DatabaseError, connection, models, transaction
 from django.db.models import F
@@ -36,6 +38,7 @@ from django.utils.duration import duration_iso_string
 from referee.campaigns.models import Campaign, touch_campaign_trigger_uris
 
 from . import integrity
+from .log_sql import ENTRIES_IN_BATCH, LOG, streamed_batches
 from .models import LogEntry
 from .wording import Namer, words_of
 
@@ -189,6 +192,82 @@ def _rows(model: type[models.Model], campaign: Campaign, users: set[str]) -> Ite
         yield dump_row(obj, fields, users)
 
 
+# --- the log, written by PostgreSQL ------------------------------------------------------
+# The log is most of a backup: PostgreSQL writes each batch of entries as JSON text, field
+# for field what ``dump_row`` writes, so Python handles batches, not entries.
+
+
+def _q(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+def _value_sql(field: models.Field, column: str) -> str | None:
+    """``dump_value`` of a column, as SQL; None for a kind of field only Python writes."""
+    if isinstance(field, models.JSONField):
+        return column
+    if isinstance(field, models.DateTimeField):  # datetime.isoformat() of a UTC time
+        return f"""(to_char({column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS')
+            || CASE WHEN date_trunc('second', {column}) = {column} THEN ''
+                ELSE to_char({column} AT TIME ZONE 'UTC', '.US') END || '+00:00')"""
+    if isinstance(field, models.DateField | models.DurationField | models.DecimalField | models.FloatField):
+        return None
+    if isinstance(field, models.UUIDField):
+        return f"{column}::text"
+    if isinstance(field, models.CharField | models.TextField | models.IntegerField | models.BooleanField):
+        return column
+    return None
+
+
+def _field_sql(field: models.Field) -> str | None:
+    """A log entry's field as ``dump_row`` writes it, as SQL over the entry ``e``."""
+    column = f"e.{_q(field.column)}"
+    User = get_user_model()
+    if field is AUDIENCE:
+        name = _q(User._meta.get_field(User.USERNAME_FIELD).column)
+        return f"""(SELECT coalesce(json_agg(u.{name} ORDER BY a.n), '[]') FROM unnest({column})
+            WITH ORDINALITY AS a(id, n) JOIN {_q(User._meta.db_table)} u ON u.{_q(User._meta.pk.column)} = a.id)"""
+    if field.is_relation:
+        model = field.remote_field.model
+        key = model._meta.get_field(natural_key_field(model))
+        value = _value_sql(key, f"r.{_q(key.column)}")
+        if value is None or not isinstance(field, models.ForeignKey):
+            return None
+        return f"(SELECT {value} FROM {_q(model._meta.db_table)} r WHERE r.{_q(model._meta.pk.column)} = {column})"
+    if isinstance(field, ArrayField):
+        return None
+    return _value_sql(field, column)
+
+
+def log_row_sql(fields: list[models.Field]) -> str | None:
+    """Each entry as ``dump_row`` writes it, a JSON object built by PostgreSQL; None when
+    a field is of a kind it is not told how to write (the log is then written by Python)."""
+    parts = [(field.name, _field_sql(field)) for field in fields]
+    if any(sql is None for _name, sql in parts) or len(parts) > 50:  # 100 arguments at most
+        return None
+    pairs = ", ".join(f"'{name}', {sql}" for name, sql in parts)
+    return f"json_build_object({pairs})::text"
+
+
+def _log_usernames(campaign: Campaign, fields: list[models.Field]) -> list[str]:
+    """Every user the log names: actors and audiences (the users a backup maps on restore)."""
+    User = get_user_model()
+    ids = [
+        f"e.{_q(f.column)}"
+        for f in fields
+        if f.is_relation and f.remote_field.model is User and isinstance(f, models.ForeignKey)
+    ]
+    named = " UNION ALL ".join([*(f"SELECT {i}" for i in ids), f"SELECT unnest(e.{_q(AUDIENCE.column)})"])
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""SELECT DISTINCT u.{_q(User._meta.get_field(User.USERNAME_FIELD).column)}
+                FROM {LOG} e CROSS JOIN LATERAL ({named}) AS n(id)
+                JOIN {_q(User._meta.db_table)} u ON u.{_q(User._meta.pk.column)} = n.id
+                WHERE e.campaign_id = %s""",
+            [campaign.pk],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
 # --- backup -----------------------------------------------------------------------------
 
 
@@ -223,17 +302,26 @@ def backup_chunks(campaign: Campaign) -> Iterator[str]:
         yield '}, "log": ['
         closing = integrity.Closing(kind=BACKUP_FORMAT, campaign_code=str(campaign.code), partial=False)
         log_fields = _fields(LogEntry, _campaign_fk(LogEntry))
-        entries = (
-            LogEntry.objects.in_campaign(campaign)
-            .select_related("actor", "reversal_of", "refers_to")
-            .order_by("seq")
-            .iterator(chunk_size=CHUNK)
-        )
-        for entry in entries:
-            yield ("" if closing.count == 0 else ",\n") + json.dumps(
-                dump_row(entry, log_fields, users), ensure_ascii=False
+        if (row_sql := log_row_sql(log_fields)) is not None:
+            users.update(_log_usernames(campaign, log_fields))
+            batch = f"""SELECT string_agg({row_sql}, E',\\n' ORDER BY e.seq), json_agg(e.hash ORDER BY e.seq)::text
+                FROM {LOG} e WHERE {ENTRIES_IN_BATCH}"""
+            for text, hashes in streamed_batches(campaign, batch, {}):
+                yield ("" if closing.count == 0 else ",\n") + text
+                for entry_hash in orjson.loads(hashes):
+                    closing.add(entry_hash)
+        else:  # a kind of field PostgreSQL is not told how to write: entry by entry in Python
+            entries = (
+                LogEntry.objects.in_campaign(campaign)
+                .select_related("actor", "reversal_of", "refers_to")
+                .order_by("seq")
+                .iterator(chunk_size=CHUNK)
             )
-            closing.add(entry.hash)
+            for entry in entries:
+                yield ("" if closing.count == 0 else ",\n") + json.dumps(
+                    dump_row(entry, log_fields, users), ensure_ascii=False
+                )
+                closing.add(entry.hash)
         # Signed by the server: a backup with entries cut from the log's end does not restore.
         tail = {
             "log_count": closing.count,

@@ -322,14 +322,12 @@ def _fast_hash(entry: StoredEntry) -> str:
 
 def entry_fault(entry: dict) -> str | None:
     """Why an entry's own hash does not match its contents, if it does not."""
-    for key in ("seq", "prev_hash", "hash"):
+    stored = type(entry) is StoredEntry  # read from the database: it has all three
+    for key in () if stored else ("seq", "prev_hash", "hash"):
         if key not in entry:
             return f"the entry has no {key}"
     try:
-        if type(entry) is StoredEntry:
-            computed = _fast_hash(entry)
-        else:
-            computed = chain_hash(entry["prev_hash"], payload_of(entry))
+        computed = _fast_hash(entry) if stored else chain_hash(entry["prev_hash"], payload_of(entry))
     except UnrecordableValue as error:
         raise IntegrityError(f"entry #{entry['seq']} cannot be a log entry: {error}") from None
     except RecursionError:
@@ -389,7 +387,6 @@ def verify_entries(
         if scheme < newest_scheme and newest_scheme >= UNHASHED_NUMBER_SCHEME:
             return broken(Break(seq, _older_scheme(scheme), entry))
         link = previous["hash"] if previous else GENESIS_HASH
-        what = f"#{previous['seq']}'s hash" if previous else "the genesis hash"
         if scheme < UNHASHED_NUMBER_SCHEME:
             expected_seq = previous["seq"] + 1 if previous else 1
             if seq < expected_seq:
@@ -405,7 +402,9 @@ def verify_entries(
             if fault := entry_fault(entry):
                 return broken(Break(seq, fault, entry))
             if seq == expected_seq and entry["prev_hash"] != link:
-                reason = f"its prev_hash is not {what} (the chain forks or was rewritten here)"
+                reason = (
+                    f"its prev_hash is not {_link_name(previous)} (the chain forks or was rewritten here)"
+                )
                 return broken(Break(seq, reason, entry))
             if scheme < newest_scheme:
                 return broken(Break(seq, _older_scheme(scheme), entry))
@@ -432,7 +431,7 @@ def verify_entries(
                     )
                 else:
                     reason = (
-                        f"its prev_hash is not {what}: entries are missing before it, "
+                        f"its prev_hash is not {_link_name(previous)}: entries are missing before it, "
                         "or the chain forks or was rewritten here"
                     )
                 return broken(Break(seq, reason, entry))
@@ -451,6 +450,10 @@ def verify_entries(
         )
         return broken(Break(None, reason))
     return broken(None)
+
+
+def _link_name(previous: dict | None) -> str:
+    return f"#{previous['seq']}'s hash" if previous else "the genesis hash"
 
 
 def _older_scheme(scheme: int) -> str:
@@ -647,7 +650,9 @@ def campaign_entries(campaign: Campaign, reading: _Reading | None = None) -> Ite
                 rows = orjson.loads(text)
             except orjson.JSONDecodeError:
                 rows = batch.rows()
-            for index, row in enumerate(rows):
+            rows.reverse()  # taken from the end, so each entry is freed once it is checked
+            for index in range(len(rows)):
+                row = rows.pop()
                 if row is None:
                     entry, stored = batch.exact_entry(index)
                     if stored is not None and pending and reading.problem is None:

@@ -18,6 +18,9 @@ from referee.campaigns.models import Campaign
 from .models import LogEntry, Numbering
 
 BATCH = 2000  # entries per query: memory holds one batch's text, whatever the log's length
+# Entries per batch of the chain check, which parses each batch whole (orjson's reading of
+# a batch of 500 holds about 10 MB at its peak).
+CHAIN_BATCH = 500
 LOG = LogEntry._meta.db_table
 
 
@@ -191,7 +194,7 @@ PAYLOAD_JSON = f"""CASE WHEN e.hash_scheme >= 4
 CHAIN_ROW = f"""json_build_array(e.seq, e.prev_hash, e.hash, {PAYLOAD_JSON},
     CASE WHEN e.hash_scheme >= 4 THEN jsonb_build_array(e.pending) END)::text"""
 
-_CHAIN_BATCH = f"""SELECT '[' || string_agg({CHAIN_ROW}, E',\\n' ORDER BY e.seq) || ']'
+_CHAIN_BATCH_SQL = f"""SELECT '[' || string_agg({CHAIN_ROW}, E',\\n' ORDER BY e.seq) || ']'
     FROM (SELECT e.*,
             CASE WHEN e.reversal_of_id IS NOT NULL AND e.hash_scheme < 3
                 THEN (SELECT r.seq FROM {LOG} r WHERE r.id = e.reversal_of_id) END AS reversal_of_seq,
@@ -199,6 +202,7 @@ _CHAIN_BATCH = f"""SELECT '[' || string_agg({CHAIN_ROW}, E',\\n' ORDER BY e.seq)
                 THEN (SELECT r.hash FROM {LOG} r WHERE r.id = e.reversal_of_id) END AS reversal_of_hash
         FROM {LOG} e
         WHERE e.campaign_id = %(campaign)s AND e.seq > b.after AND e.seq <= b.upto) e"""
+ENTRIES_IN_BATCH = "e.campaign_id = %(campaign)s AND e.seq > b.after AND e.seq <= b.upto"
 
 
 class _Bytes(Loader):
@@ -208,15 +212,19 @@ class _Bytes(Loader):
         return bytes(data)
 
 
-def chain_batches(campaign: Campaign) -> Iterator[bytes]:
-    """A campaign's whole log for the chain check, in seq order: batches of up to ``BATCH``
-    entries, each a JSON array whose lines are ``CHAIN_ROW``s (``\\n`` never occurs inside
-    one, so a line is an entry), as UTF-8 bytes.
+def streamed_batches(
+    campaign: Campaign, batch: str, params: dict, *, size: int | None = None, raw: bool = False
+) -> Iterator[tuple]:
+    """Run ``batch`` (a query over the campaign's entries ``e`` whose seq lies in
+    ``(b.after, b.upto]``, answering one row) for every batch of up to ``size`` entries
+    (``BATCH``),
+    in seq order, as one streamed query; with ``raw``, its text comes as the bytes
+    PostgreSQL sent. A batch with nothing in it is left out.
 
-    One query streams every batch: PostgreSQL builds the next batch while Python checks
-    this one, and is held back by the connection's buffer, so memory holds about two
-    batches whatever the log's length. A reader that stops early still reads the rest off
-    the connection (nothing is cancelled, so an enclosing transaction stays usable)."""
+    PostgreSQL builds the next batch while Python handles this one, and is held back by
+    the connection's buffer, so memory holds about two batches whatever the log's length.
+    A reader that stops early still reads the rest off the connection (nothing is
+    cancelled, so an enclosing transaction stays usable)."""
     with connection.cursor() as cursor:
         # Every BATCH-th seq and the last: the batches' bounds, read off the unique index.
         cursor.execute(
@@ -224,28 +232,36 @@ def chain_batches(campaign: Campaign) -> Iterator[bytes]:
                     lead(seq) OVER (ORDER BY seq) AS next
                 FROM {LOG} WHERE campaign_id = %s) s
             WHERE n %% %s = 0 OR next IS NULL ORDER BY seq""",
-            [campaign.pk, BATCH],
+            [campaign.pk, size or BATCH],
         )
         uptos = [row[0] for row in cursor.fetchall()]
     if not uptos:
         return
-    params = {
-        "campaign": campaign.pk,
-        "code": str(campaign.code),
-        "afters": [0, *uptos[:-1]],
-        "uptos": uptos,
-    }
-    sql = f"""SELECT ({_CHAIN_BATCH})
-        FROM unnest(%(afters)s::bigint[], %(uptos)s::bigint[]) WITH ORDINALITY AS b(after, upto, n)
+    params = {**params, "campaign": campaign.pk, "afters": [0, *uptos[:-1]], "uptos": uptos}
+    # Ordered by the bounds' ordinality, which the nested loop keeps: no sort holds the
+    # batches back until the last is built.
+    sql = f"""SELECT q.* FROM unnest(%(afters)s::bigint[], %(uptos)s::bigint[])
+            WITH ORDINALITY AS b(after, upto, n)
+        CROSS JOIN LATERAL ({batch}) q
         ORDER BY b.n"""
     with connection.cursor() as cursor:
-        raw = cursor.cursor
-        raw.adapters.register_loader("text", _Bytes)
-        rows = raw.stream(sql, params)
+        stream = cursor.cursor
+        if raw:
+            stream.adapters.register_loader("text", _Bytes)
+        rows = stream.stream(sql, params)
         try:
-            for (text,) in rows:
-                if text is not None:
-                    yield text
+            for row in rows:
+                if row[0] is not None:
+                    yield row
         finally:
             for _row in rows:  # the rest of the answer, so the connection is free again
                 pass
+
+
+def chain_batches(campaign: Campaign) -> Iterator[bytes]:
+    """A campaign's whole log for the chain check, in seq order: batches of up to
+    ``CHAIN_BATCH`` entries, each a JSON array whose lines are ``CHAIN_ROW``s (``\\n`` never occurs inside
+    one, so a line is an entry), as UTF-8 bytes, streamed (``streamed_batches``)."""
+    params = {"code": str(campaign.code)}
+    for (text,) in streamed_batches(campaign, _CHAIN_BATCH_SQL, params, size=CHAIN_BATCH, raw=True):
+        yield text

@@ -151,7 +151,7 @@ def test_changes_left_to_the_gm_with_odd_values_verify_and_a_rewrite_is_caught(c
 def test_a_log_of_many_batches_verifies_and_a_break_in_the_middle_leaves_the_connection_usable(
     cast, monkeypatch
 ):
-    monkeypatch.setattr(log_sql, "BATCH", 3)
+    monkeypatch.setattr(log_sql, "CHAIN_BATCH", 3)
     entries = [append(cast.campaign, f"entry {n}", {"n": n, "f": n / 7}) for n in range(1, 12)]
     report = integrity.verify_campaign(cast.campaign)
     assert report.holds and report.checked == 11

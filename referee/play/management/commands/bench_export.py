@@ -8,12 +8,14 @@ still, run it on a development database."""
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 import tracemalloc
 import uuid
 from collections.abc import Callable, Iterable
 from datetime import timedelta
+from pathlib import Path
 
 import pgtrigger
 from django.contrib.auth import get_user_model
@@ -92,17 +94,24 @@ class Command(BaseCommand):
         ]
         self.stdout.write(
             f"{'what':<8}{'time (s)':>10}{'× COPY':>8}{'µs/entry':>10}{'output (MB)':>13}{'peak Python (MB)':>18}"
+            f"{'CPU: Python (s)':>17}{'PostgreSQL (s)':>16}"
         )
         floor = None
+        backend = _Backend()
         for name, make in runs:
-            seconds, size = _drain(make)
+            seconds, cpu, db_cpu, size = _drain(make, backend)
             floor = floor or seconds
             peak = _peak(make)
             self.stdout.write(
                 f"{name:<8}{seconds:>10.2f}{seconds / floor:>8.1f}{seconds / max(count, 1) * 1e6:>10.1f}"
-                f"{size / 1e6:>13.1f}{peak / 1e6:>18.2f}"
+                f"{size / 1e6:>13.1f}{peak / 1e6:>18.2f}{cpu:>17.2f}"
+                + (f"{db_cpu:>16.2f}" if db_cpu is not None else f"{'not readable':>16}")
             )
-        self.stdout.write("time is measured without tracemalloc; peak memory in a second pass with it")
+        self.stdout.write(
+            "time is wall time, measured without tracemalloc; peak memory in a second pass with it; "
+            "CPU is this process's and its database connection's server process's (read from /proc "
+            "when the server runs on this machine)"
+        )
         self._undo_scan(campaign, count)
 
     def _undo_scan(self, campaign: Campaign, count: int) -> None:
@@ -146,10 +155,34 @@ class Command(BaseCommand):
                 )
 
 
-def _drain(make: Callable[[], Iterable[bytes | str]]) -> tuple[float, int]:
-    started = time.perf_counter()
+class _Backend:
+    """CPU seconds used so far by the PostgreSQL process serving this connection, where
+    its /proc entry can be read (a server on this machine); else None."""
+
+    def __init__(self):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            self.stat = Path(f"/proc/{cursor.fetchone()[0]}/stat")
+
+    def cpu(self) -> float | None:
+        try:
+            fields = self.stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _drain(
+    make: Callable[[], Iterable[bytes | str]], backend: _Backend
+) -> tuple[float, float, float | None, int]:
+    """Wall time, this process's CPU time, the database server process's CPU time, size."""
+    db_before = backend.cpu()
+    started, cpu = time.perf_counter(), time.process_time()
     size = sum(len(chunk) for chunk in make())
-    return time.perf_counter() - started, size
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    db_after = backend.cpu()
+    db_cpu = db_after - db_before if db_before is not None and db_after is not None else None
+    return seconds, cpu, db_cpu, size
 
 
 def _peak(make: Callable[[], Iterable[bytes | str]]) -> int:
