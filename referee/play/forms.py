@@ -14,7 +14,7 @@ from referee.campaigns.forms import InputLimitsMixin, LimitedJSONField
 from referee.campaigns.models import Campaign
 from referee.forms import Select
 
-from . import help_words, wording
+from . import fragments, help_words, wording
 from .bindings import Binding
 from .models import Visibility
 
@@ -110,6 +110,23 @@ def players_of(campaign: Campaign):
     )
 
 
+def kept_record_choices(campaign: Campaign, what: str, field: forms.ModelChoiceField) -> list:
+    """A GM's record select's options (code, name), read from the database once per campaign
+    version and kept beside the page fragments (``fragments``): a campaign's 200 ships are
+    one query and 200 records built, every time a form shows them otherwise. The version
+    moves with every change to any record, so a new or renamed one shows at once."""
+    created = campaign.created_at.timestamp() if campaign.created_at else 0
+    key = (
+        f"{fragments.code_digest()}:{campaign.pk}:{campaign.code}:{created:.6f}:{campaign.state_version}"
+        f":gm:record-choices:{what}"
+    )
+    choices = fragments.get(key)
+    if choices is None:
+        choices = [(str(value), str(label)) for value, label in field.choices]
+        fragments.put(key, choices)
+    return choices
+
+
 class RecordField(forms.ModelChoiceField):
     """A role's record, chosen by its code from the campaign's records of that role.
 
@@ -171,6 +188,7 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
         campaign: Campaign,
         odds_only: bool = False,
         records_read_later: bool = False,
+        kept_choices: bool = False,
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
@@ -200,6 +218,13 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
                 help_text=extra.help,
                 required=False,
             )
+        if kept_choices:  # shown to the GM afresh (a GET): read once per campaign version
+            for role in binding.roles:
+                what = f"{role.model._meta.label}:{role.kind_field}:{','.join(role.kinds)}"
+                fields[role.name].choices = kept_record_choices(campaign, what, fields[role.name])
+            for extra in binding.extras:
+                what = f"{extra.model._meta.label}"
+                fields[extra.name].choices = kept_record_choices(campaign, what, fields[extra.name])
         self.input_names = []
         for spec in self.procedure.contract.inputs:
             fields[spec.name] = input_field(spec, self.procedure.id)

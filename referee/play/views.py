@@ -200,7 +200,7 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
             initial = _initial(binding, ctx())
             if refresh:  # re-read the records; what the GM typed that they do not give stays
                 initial.update(_kept(binding, ctx(), request.GET))
-            form = ProcedureForm(initial=initial, binding=binding, campaign=campaign)
+            form = ProcedureForm(initial=initial, binding=binding, campaign=campaign, kept_choices=True)
             form.fields["request_key"].initial = REQUEST_KEY_PLACEHOLDER
             return form
 

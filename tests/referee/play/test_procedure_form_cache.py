@@ -159,3 +159,16 @@ def test_a_roll_for_a_ship_the_campaign_does_not_hold_for_the_role_is_refused_pl
     said = "Select a valid choice" if which == "no code at all" else "No such jumping ship in this campaign"
     assert said in text
     assert not LogEntry.objects.filter(campaign=cast.campaign).exists()
+
+
+def test_a_record_added_or_renamed_shows_in_the_next_forms_choices(cast, waterloo):
+    other = ShipFactory(campaign=cast.campaign, name="Trafalgar", kind="jumpship")
+    gm = cast.client("gm")
+    assert "Trafalgar" in form_page(gm, cast.campaign, waterloo)  # the choices are kept now
+    ShipFactory(campaign=cast.campaign, name="Jutland", kind="jumpship")
+    other.name = "Copenhagen"
+    other.save()
+    for ship in (waterloo, other):  # a page kept before, and one not shown yet
+        page = form_page(gm, cast.campaign, ship)
+        assert "Jutland" in page and "Copenhagen" in page and "Trafalgar" not in page
+    assert re.search(rf'<option value="{other.code}" selected>Copenhagen</option>', page)
