@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import re
 import uuid
 from typing import Any
@@ -118,7 +119,7 @@ def kept_record_choices(campaign: Campaign, what: str, field: forms.ModelChoiceF
     created = campaign.created_at.timestamp() if campaign.created_at else 0
     key = (
         f"{fragments.code_digest()}:{campaign.pk}:{campaign.code}:{created:.6f}:{campaign.state_version}"
-        f":gm:record-choices:{what}"
+        f":gm:record-choices:{hashlib.sha256(what.encode()).hexdigest()[:24]}"
     )
     choices = fragments.get(key)
     if choices is None:
@@ -220,7 +221,7 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
             )
         if kept_choices:  # shown to the GM afresh (a GET): read once per campaign version
             for role in binding.roles:
-                what = f"{role.model._meta.label}:{role.kind_field}:{','.join(role.kinds)}"
+                what = f"{role.model._meta.label}:{role.kind_field}:{role.kinds!r}"
                 fields[role.name].choices = kept_record_choices(campaign, what, fields[role.name])
             for extra in binding.extras:
                 what = f"{extra.model._meta.label}"
