@@ -4,6 +4,8 @@ player's form both show it."""
 
 from __future__ import annotations
 
+import functools
+import json
 from fractions import Fraction
 
 import rules
@@ -26,7 +28,7 @@ def odds_for(binding, form, key: str | None = None, time_limit: float | None = O
         inputs = {k: v for k, v in inputs.items() if not (v is None and not _nullable(procedure, k))}
     key = key if key in procedure.result_keys else procedure.headline
     try:
-        dist = rules.odds(procedure.id, inputs, key=key, time_limit=time_limit)
+        dist = _odds(procedure.id, inputs, key, time_limit)
     except rules.InputError as error:
         return {"error": _odds_refusal(form, error), "key": key}
     except (rules.OddsError, rules.DiceError) as error:
@@ -49,6 +51,24 @@ def odds_for(binding, form, key: str | None = None, time_limit: float | None = O
         # Too many dice paths to count: figures from simulated rolls, each within ± margin.
         "estimate": None if exact else {"runs": dist.runs, "margin": dist.margin * 100},
     }
+
+
+def _odds(procedure_id: str, inputs: dict, key: str, time_limit: float | None):
+    """``rules.odds``, computed once per process for the same inputs: the odds are a function
+    of the procedure and its inputs alone, and a form asks for them again on every change
+    of any box (or back to a value it held a moment ago)."""
+    try:
+        asked = json.dumps(inputs, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):  # not plain JSON: computed as it is
+        return rules.odds(procedure_id, inputs, key=key, time_limit=time_limit)
+    if json.loads(asked) != inputs:  # JSON would change it (a tuple, a number as a key)
+        return rules.odds(procedure_id, inputs, key=key, time_limit=time_limit)
+    return _kept_odds(procedure_id, asked, key, time_limit)
+
+
+@functools.lru_cache(maxsize=256)
+def _kept_odds(procedure_id: str, asked: str, key: str, time_limit: float | None):
+    return rules.odds(procedure_id, json.loads(asked), key=key, time_limit=time_limit)
 
 
 def _odds_refusal(form, error) -> str:

@@ -172,3 +172,19 @@ def test_a_record_added_or_renamed_shows_in_the_next_forms_choices(cast, waterlo
         page = form_page(gm, cast.campaign, ship)
         assert "Jutland" in page and "Copenhagen" in page and "Trafalgar" not in page
     assert re.search(rf'<option value="{other.code}" selected>Copenhagen</option>', page)
+
+
+def test_the_odds_follow_the_inputs_and_the_same_inputs_give_the_same_odds(cast, waterloo):
+    gm = cast.client("gm")
+    url = reverse("play:odds", args=[cast.campaign.code, "jump.malfunction"])
+
+    def odds(integrity: int) -> str:
+        data = {"kf_integrity": integrity, "kf_integrity_max": 10, "odds_key": "jump_proceeds"}
+        response = gm.post(url, data, **htmx())
+        assert response.status_code == 200
+        return re.sub(r"\s+", " ", response.text)
+
+    whole, again, worn = odds(10), odds(10), odds(1)
+    assert whole == again
+    assert worn != whole
+    assert odds(10) == whole
