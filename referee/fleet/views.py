@@ -6,6 +6,8 @@ list panel; an invalid one comes back (422) with field errors and what was typed
 
 from __future__ import annotations
 
+import re
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -14,7 +16,7 @@ from referee import htmx
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
 from referee.play import families, services
-from referee.play.selectors import dashboard_context, with_actions
+from referee.play.selectors import PANEL_ROWS, dashboard_context, panel_page, with_actions
 
 from .forms import Kind
 
@@ -81,6 +83,35 @@ def object_roll(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, ob
     with_actions(campaign, [obj])
     context = {"campaign": campaign, "obj": obj, "kind": spec}
     return htmx.page(request, "fleet/roll.html", context, partial="menu")
+
+
+@gm_view("GET")
+def object_list(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str) -> HttpResponse:
+    """A page of a dashboard panel's records by name (``?page=2``), or all of them
+    (``?page=all``): for HTMX the panel alone, swapped in where the dashboard's was;
+    otherwise a page holding it. A page that is no page is refused with a link to the first."""
+    spec = _kind(kind)
+    number, refusal = _page_number(request.GET.get("page", "1"))
+    page = panel_page(campaign, spec.slug, number or 0) if refusal is None else None
+    if refusal is None and page is None:
+        raise Http404("That list is shown whole on the dashboard")
+    if page is not None and number and number > page.pages:
+        refusal = f"There are {page.total} {spec.plural.lower()}, {page.pages} page{'s' if page.pages > 1 else ''} of {PANEL_ROWS}: page {number} is past the last."
+    context = {"campaign": campaign, "role": "gm", "kind": spec, spec.slug: page, "refusal": refusal}
+    context["paging"] = request.htmx  # the swapped panel takes the focus to where it now is
+    if refusal is not None:
+        return render(request, "fleet/list.html", context, status=400)
+    return render(request, spec.panel if request.htmx else "fleet/list.html", context)
+
+
+def _page_number(asked: str) -> tuple[int | None, str | None]:
+    """(the page asked for, 0 for all of them; or a refusal in words)."""
+    asked = asked.strip()
+    if asked.lower() == "all":
+        return 0, None
+    if re.fullmatch(r"[0-9]{1,9}", asked) and int(asked) >= 1:
+        return int(asked), None
+    return None, "A page is a whole number from 1 (or “all”)."
 
 
 # What goes with a record when it is deleted, said before the delete.

@@ -7,6 +7,7 @@ from django import forms
 from referee.campaigns.forms import InputLimitsMixin
 from referee.fleet.forms import CampaignScopedForm
 from referee.fleet.models import Ship, Unit
+from referee.forms import Select
 
 from .models import ShipStores, UnitRefit
 
@@ -104,9 +105,11 @@ class RecruitForm(InputLimitsMixin, forms.Form):
         required=False,
         label="Assign to unit",
         empty_label="—",
+        widget=Select,  # a campaign's every unit: options written in Python, not a template each
     )
 
     def __init__(self, *args, campaign, **kwargs):
         kwargs.setdefault("auto_id", "recruit-%s")  # beside the dashboard's other forms
         super().__init__(*args, **kwargs)
-        self.fields["unit"].queryset = Unit.objects.in_campaign(campaign)
+        # Only what the choice shows (a unit's record sheet is a long document).
+        self.fields["unit"].queryset = Unit.objects.in_campaign(campaign).only("code", "name")

@@ -32,7 +32,16 @@ def _actions(campaign: Campaign, obj, role: str, procedure_ids) -> list[tuple[st
 
 
 def supplies_context(campaign: Campaign) -> dict:
-    stores = list(ShipStores.objects.in_campaign(campaign).select_related("ship").order_by("ship__name"))
+    # One read of the ships with their stores: the stocked ones' stores, the others' names.
+    ships = Ship.objects.in_campaign(campaign).select_related("stores").defer("sheet").order_by("name", "pk")
+    stores, without = [], []
+    for ship in ships:
+        store = getattr(ship, "stores", None)
+        if store is None:
+            without.append(ship)
+            continue
+        store.ship = ship
+        stores.append(store)
     for s in stores:
         # The engine's own daily figure (no dice), so the panel and the rolls agree.
         s.per_day_t = rules.resolve(
@@ -41,18 +50,31 @@ def supplies_context(campaign: Campaign) -> dict:
         ).result["tons_per_day"]
         s.days_left = s.food_t / s.per_day_t if s.per_day_t else None
         s.actions = _actions(campaign, s.ship, "ship", SHIP_PROCEDURES)
-    without = Ship.objects.in_campaign(campaign).filter(stores__isnull=True).order_by("name")
-    return {"stores": stores, "ships_without": list(without)}
+    return {"stores": stores, "ships_without": without}
 
 
 def refits_context(campaign: Campaign) -> dict:
-    refits = list(UnitRefit.objects.in_campaign(campaign).select_related("unit").order_by("unit__name"))
-    for r in refits:
-        r.actions = _actions(campaign, r.unit, "unit", UNIT_PROCEDURES)
-        r.in_workshop = r.conversion_ready_at is not None and r.conversion_ready_at > campaign.clock
-    # ICE units with no refit yet still take explosion checks: list them too.
-    units = Unit.objects.in_campaign(campaign).filter(refit__isnull=True, engine_type=EngineType.ICE)
-    others = [(u, _actions(campaign, u, "unit", UNIT_PROCEDURES)) for u in units.order_by("name")]
+    # One read: the refitted units with their refits, and the ICE units with none yet,
+    # which still take explosion checks (listed too).
+    units = (
+        Unit.objects.in_campaign(campaign)
+        .filter(Q(refit__isnull=False) | Q(engine_type=EngineType.ICE))
+        .select_related("refit")
+        .defer("sheet")
+        .order_by("name", "pk")
+    )
+    refits, others = [], []
+    for unit in units:
+        refit = getattr(unit, "refit", None)
+        if refit is None:
+            others.append((unit, _actions(campaign, unit, "unit", UNIT_PROCEDURES)))
+            continue
+        refit.unit = unit
+        refit.actions = _actions(campaign, unit, "unit", UNIT_PROCEDURES)
+        refit.in_workshop = (
+            refit.conversion_ready_at is not None and refit.conversion_ready_at > campaign.clock
+        )
+        refits.append(refit)
     return {"refits": refits, "units_without": others}
 
 

@@ -44,8 +44,11 @@ GROUPS: dict[str, str] = {
 
 
 def _records_in(context: Any) -> int:
-    """How many records a panel's context holds: a list's length, or for a mapping the
-    lengths of its lists added up (a panel whose context reads otherwise says so itself)."""
+    """How many records a panel's context holds: a page's total (a panel that shows some of
+    its records at a time), a list's length, or for a mapping the lengths of its lists added
+    up (a panel whose context reads otherwise says so itself)."""
+    if isinstance(getattr(context, "total", None), int):
+        return context.total
     if isinstance(context, Mapping):
         return sum(_records_in(v) for v in context.values() if not isinstance(v, (Mapping, str)))
     if isinstance(context, (list, tuple, models.QuerySet)):

@@ -15,7 +15,17 @@ from urllib.parse import urlencode
 from django.apps import apps
 from django.core.paginator import Page, Paginator
 from django.db import connection
-from django.db.models import Count, OuterRef, Q, Subquery, Value
+from django.db.models import (
+    BooleanField,
+    Count,
+    ExpressionWrapper,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    Window,
+)
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -118,6 +128,20 @@ def log_page(
         total = log_total(campaign, role, user)
     page = _LogPaginator(entries, LOG_PAGE_SIZE, total=total).get_page(page)
     _read(page, campaign, role, user, numbering)
+    return page
+
+
+def gm_newest_page(campaign: Campaign) -> Page:
+    """The GM's newest page of the log (the dashboard's feed) in one query: seqs run 1, 2,
+    3... without gaps, so the newest entry's seq says how many the log holds."""
+    entries = list(
+        LogEntry.objects.in_campaign(campaign)
+        .visible_to("gm")
+        .select_related("reversed_by", "reversal_of")
+        .order_by("-seq")[:LOG_PAGE_SIZE]
+    )
+    page = _LogPaginator(entries, LOG_PAGE_SIZE, total=entries[0].seq if entries else 0).page(1)
+    _read(page, campaign, "gm", None)
     return page
 
 
@@ -419,27 +443,109 @@ def with_actions(campaign: Campaign, objects) -> list:
 
 
 # The dashboard's record panels: each row's Roll… menu is read when it opens
-# (``referee.fleet.views.object_roll``), not with the panel.
+# (``referee.fleet.views.object_roll``), not with the panel. The fleet's lists show
+# ``PANEL_ROWS`` records at a time, by name; the rest are a link away (``panel_page``).
+PANEL_ROWS = 25
 
 
-def ships_panel(campaign: Campaign) -> list:
-    return list(Ship.objects.in_campaign(campaign).select_related("star_system", "docked_on", "owner"))
+class PanelPage(list):
+    """One page of a record panel's rows in name order: a list of the rows, with how many
+    records there are in all (``total``), which page it is (``number``; 0 for all of them)
+    and how many a page holds (``size``)."""
+
+    def __init__(self, rows, *, total: int, number: int, size: int = PANEL_ROWS):
+        super().__init__(rows)
+        self.total, self.number, self.size = total, number, size
+
+    @property
+    def showing_all(self) -> bool:
+        return self.number == 0
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.size))
+
+    @property
+    def has_other_pages(self) -> bool:
+        return self.total > self.size
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_next(self) -> bool:
+        return 0 < self.number < self.pages
+
+    @property
+    def first_row(self) -> int:
+        return 1 if self.showing_all else (self.number - 1) * self.size + 1
+
+    @property
+    def last_row(self) -> int:
+        return self.first_row + len(self) - 1
+
+    @property
+    def next_size(self) -> int:
+        """How many rows the next page holds."""
+        return min(self.size, self.total - self.number * self.size)
 
 
-def units_panel(campaign: Campaign) -> list:
-    return list(Unit.objects.in_campaign(campaign).select_related("landed_on", "owner"))
+def _paged(records: QuerySet, number: int) -> PanelPage:
+    """Page ``number`` (from 1; 0: every record) of ``records`` by name, counted in the same
+    query (a window over the rows the campaign holds), so a page costs one query however
+    long the list. A page past the end is empty, with the total counted apart."""
+    ordered = records.order_by("name", "pk")
+    page = ordered.annotate(panel_total=Window(Count("pk")))
+    rows = list(page[(number - 1) * PANEL_ROWS : number * PANEL_ROWS] if number else page)
+    total = rows[0].panel_total if rows else (ordered.count() if number > 1 else 0)
+    return PanelPage(rows, total=total, number=number)
 
 
-def characters_panel(campaign: Campaign) -> list:
-    return list(Character.objects.in_campaign(campaign).select_related("ship", "unit"))
+def _without_sheets(records: QuerySet) -> QuerySet:
+    """Ships or units without their record sheets (a long document each, which a list does
+    not show), and whether each has one (``has_sheet``: its row offers the unit file)."""
+    has_sheet = ExpressionWrapper(~Q(sheet={}), output_field=BooleanField())
+    return records.defer("sheet").annotate(has_sheet=has_sheet)
 
 
-def systems_panel(campaign: Campaign) -> list:
-    return list(StarSystem.objects.in_campaign(campaign))
+def ships_panel(campaign: Campaign, number: int = 1) -> PanelPage:
+    ships = Ship.objects.in_campaign(campaign).select_related("star_system", "docked_on", "owner")
+    return _paged(_without_sheets(ships), number)
 
 
-def markers_panel(campaign: Campaign) -> list:
-    return list(Marker.objects.in_campaign(campaign).select_related("ship"))
+def units_panel(campaign: Campaign, number: int = 1) -> PanelPage:
+    units = Unit.objects.in_campaign(campaign).select_related("landed_on", "owner")
+    return _paged(_without_sheets(units), number)
+
+
+def characters_panel(campaign: Campaign, number: int = 1) -> PanelPage:
+    return _paged(Character.objects.in_campaign(campaign).select_related("ship", "unit"), number)
+
+
+def systems_panel(campaign: Campaign, number: int = 1) -> PanelPage:
+    return _paged(StarSystem.objects.in_campaign(campaign), number)
+
+
+def markers_panel(campaign: Campaign, number: int = 1) -> PanelPage:
+    return _paged(Marker.objects.in_campaign(campaign).select_related("ship"), number)
+
+
+# The panels a GM can page through, by the kind of record they list (``panel_page``).
+PAGED_PANELS = {
+    "ships": ships_panel,
+    "units": units_panel,
+    "characters": characters_panel,
+    "systems": systems_panel,
+    "markers": markers_panel,
+}
+
+
+def panel_page(campaign: Campaign, kind: str, number: int) -> PanelPage | None:
+    """Page ``number`` of the dashboard panel listing ``kind`` (0: all of it); None for a
+    kind whose panel is not paged."""
+    panel = PAGED_PANELS.get(kind)
+    return panel(campaign, number) if panel is not None else None
 
 
 class Lazy:
@@ -496,7 +602,7 @@ def dashboard_context(campaign: Campaign) -> dict:
         "campaign": campaign,
         "role": "gm",
         "kinds": families.kinds(),
-        "page": Lazy(log_page, campaign, "gm", 1),
+        "page": Lazy(gm_newest_page, campaign),
         # Unrevoked links, and those that ran out this past week (so the GM sees why one stopped).
         "invites": campaign.invites.filter(
             revoked_at__isnull=True, expires_at__gt=timezone.now() - timedelta(days=7)

@@ -1,5 +1,6 @@
 """The GM's dashboard at the table, in a real browser: a ship's form follows its kind, the
-record menus answer the keyboard and close as menus do, and a phone reaches every action."""
+record menus (read when they first open) answer the keyboard and close as menus do, a long
+list pages in place, and a phone reaches every action."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from referee.fleet.models import Ship
 from tests.browser.conftest import expect_no_horizontal_scroll, ship_row
+from tests.factories import ShipFactory
 from tests.referee.boobytraps.factories import BoobyTrapFactory
 
 pytestmark = pytest.mark.browser
@@ -111,3 +114,28 @@ def test_on_a_phone_a_ships_roll_actions_are_in_reach_without_scrolling_sideways
     button.click()
     panel.get_by_role("link", name="Jump", exact=True).click()
     expect(gm.get_by_role("heading", level=1)).to_contain_text("Jump")
+
+
+def test_a_long_list_pages_in_place_and_each_rows_menu_still_opens(sign_in, campaign_url, demo):
+    for n in range(1, 31):
+        ShipFactory(campaign=demo, name=f"Zulu {n:02}")
+    total = Ship.objects.filter(campaign=demo).count()
+    gm = sign_in("gm")
+    gm.goto(campaign_url)
+    pages = gm.get_by_test_id("ships-pages")
+    expect(pages).to_contain_text(f"1–25 of {total} ships")
+    expect(gm.locator("#ships-panel tbody tr")).to_have_count(25)
+    last = min(50, total)
+    pages.get_by_role("link", name=f"Next {last - 25} ships").click()
+    expect(pages).to_contain_text(f"26–{last} of {total} ships")
+    # The keyboard's place follows: the focus is on where the list now stands.
+    expect(pages.get_by_text(f"26–{last} of {total} ships")).to_be_focused()
+    # A row read in by the page's swap opens its Roll… menu as the first page's did.
+    row = ship_row(gm, "Zulu 30")
+    button = row.get_by_role("button", name="Roll for Zulu 30")
+    button.click()
+    expect(
+        gm.locator(f"#{button.get_attribute('aria-controls')}").get_by_role("link", name="Jump", exact=True)
+    ).to_be_visible()
+    pages.get_by_role("link", name=f"Show all {total} ships").click()
+    expect(gm.locator("#ships-panel tbody tr")).to_have_count(total)

@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 
 from referee.play import families
-from referee.play.selectors import dashboard_context
+from referee.play.management.commands import bench_export
+from referee.play.selectors import dashboard_context, gm_newest_page, log_page
 from tests.factories import CharacterFactory, ShipFactory
 from tests.referee.boobytraps.factories import BoobyTrapFactory
 
@@ -133,3 +134,25 @@ def test_menu_ranks_are_declared_once_and_name_real_procedures():
     assert len(ranked) == len(set(ranked))
     for procedure_id in ranked:
         rules.get(procedure_id)  # an unknown id raises
+
+
+def test_the_feed_numbers_its_pages_as_the_log_page_does_without_counting_the_log(cast):
+    bench_export._fill_log(cast.campaign, 60, 60)
+    cast.campaign.refresh_from_db()
+    gm = cast.client("gm")
+    feed = gm.get(reverse("campaigns:detail", args=[cast.campaign.code])).text
+    log = gm.get(reverse("play:log", args=[cast.campaign.code])).text
+    pages = re.compile(r"Page 1 of (\d+)")
+    assert pages.search(feed).group(1) == pages.search(log).group(1) == "3"
+    newest = log_page(cast.campaign, "gm", 1)
+    assert (
+        [e.seq for e in gm_newest_page(cast.campaign)] == [e.seq for e in newest] == list(range(60, 35, -1))
+    )
+
+
+def test_a_record_without_a_sheet_offers_no_unit_file(cast):
+    ShipFactory(campaign=cast.campaign, name="Bare", sheet={})
+    ShipFactory(campaign=cast.campaign, name="Sheeted", sheet={"kind": "ship", "name": "Sheeted"})
+    html = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
+    assert "Download Sheeted as a MegaMek unit file" in html
+    assert "Download Bare as a MegaMek unit file" not in html
