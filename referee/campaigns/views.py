@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from referee import htmx
 from referee.play import members
-from referee.play.selectors import dashboard_context, player_context
+from referee.play.selectors import dashboard_context, player_context, players_context
 from referee.play.services import PlayError
 
 from . import services
@@ -83,6 +83,13 @@ def campaign_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str
     return render(request, "campaigns/player.html", context)
 
 
+@gm_view("GET")
+def players(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
+    """Who plays and the invite links: for HTMX the dashboard's folded group, read the
+    first time the GM opens it; otherwise a page of their own."""
+    return htmx.page(request, "campaigns/players.html", players_context(campaign), partial="players")
+
+
 @gm_view("POST")
 def invite_create(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     form = InviteForm(request.POST)
@@ -121,9 +128,9 @@ def _dashboard_panel(
     extra = {"invite_form": form} if form is not None else {}
     return htmx.panel(
         request,
-        f"campaigns/dashboard.html#{partial}",
-        lambda: {**dashboard_context(campaign), "members_error": error, **extra},
-        back_to=reverse("campaigns:detail", args=[campaign.code]),
+        f"campaigns/players.html#{partial}",
+        lambda: {**players_context(campaign), "members_error": error, **extra},
+        back_to=reverse("campaigns:players", args=[campaign.code]),
         status=status,
         message=error,
     )

@@ -603,12 +603,20 @@ def dashboard_context(campaign: Campaign) -> dict:
         "role": "gm",
         "kinds": families.kinds(),
         "page": Lazy(gm_newest_page, campaign),
+        **panels_context(campaign),
+    }
+
+
+def players_context(campaign: Campaign) -> dict:
+    """Who plays and the invite links: the dashboard's folded group, read when it opens."""
+    return {
+        "campaign": campaign,
+        "role": "gm",
         # Unrevoked links, and those that ran out this past week (so the GM sees why one stopped).
         "invites": campaign.invites.filter(
             revoked_at__isnull=True, expires_at__gt=timezone.now() - timedelta(days=7)
         ),
         "invite_form": InviteForm(),
-        **panels_context(campaign),
         "members": campaign.memberships.select_related("user"),
     }
 

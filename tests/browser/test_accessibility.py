@@ -84,6 +84,7 @@ def test_the_demo_pages_pass_axe_as_gm_and_as_player(sign_in, campaign_url, live
         # Without JavaScript: what a ship can roll, and the question before a delete.
         *(f"{campaign_url}ships/{waterloo.code}/{page}/" for page in ("roll", "delete")),
         f"{campaign_url}records/ships/?page=all",  # a dashboard list, whole
+        f"{campaign_url}players/",
     ]
     problems = open_menu + [p for url in gm_pages for p in check(gm, url)]
     problems += check(gm, f"{live_server.url}/no/such/page/", 404)

@@ -139,3 +139,15 @@ def test_a_long_list_pages_in_place_and_each_rows_menu_still_opens(sign_in, camp
     ).to_be_visible()
     pages.get_by_role("link", name=f"Show all {total} ships").click()
     expect(gm.locator("#ships-panel tbody tr")).to_have_count(total)
+
+
+def test_who_plays_and_the_invite_links_come_when_their_group_opens(sign_in, campaign_url):
+    gm = sign_in("gm")
+    gm.goto(campaign_url)
+    group = gm.get_by_test_id("group-table")
+    expect(group.locator("#invites-panel")).to_have_count(0)  # not read with the page
+    group.locator("summary").click()
+    expect(group.locator("#members-panel")).to_contain_text("player")
+    group.get_by_role("button", name="New invite link").click()
+    expect(group.get_by_test_id("invite")).to_have_count(1)
+    expect(group.get_by_test_id("invite-terms")).to_contain_text("0 of 1 player joined")

@@ -35,14 +35,15 @@ pytestmark = pytest.mark.django_db
 
 MAX_QUERIES = 15
 # A page rendered afresh after a change: the dashboard reads session, user and membership
-# (3), the log's newest page (1: its size is the newest entry's number), invites and members
-# (2), the fleet's five lists (5: a page each, counted in the same query; no record's Roll…
-# menu, which is read when it opens), and each rule family's panel its own tables (13:
+# (3), the log's newest page (1: its size is the newest entry's number), the fleet's five
+# lists (5: a page each, counted in the same query; no record's Roll… menu, which is read
+# when it opens; who plays and the invite links are read when their group opens), and each
+# rule family's panel its own tables (13:
 # missiles, battlefields, hexes and terrain rows, compartments and their surfaces, ships
 # with their stores, units with their refits, character sheets and the units to assign one
 # to, booby traps and weapon charts, designs). Served again while the campaign has not
 # changed, its panels come from the fragment cache and it reads no more than any other page.
-DASHBOARD_QUERIES_AFTER_A_CHANGE = 24
+DASHBOARD_QUERIES_AFTER_A_CHANGE = 22
 # The players' page rendered afresh after a change reads, beside what every page reads,
 # which of the records its log page names the player may see (one query for the page); the
 # log's size, its hidden entries and the player's numbering are one statement.

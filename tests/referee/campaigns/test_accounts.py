@@ -185,7 +185,7 @@ class TestInviteLimits:
         assert "0 of 6 players joined" in response.text
 
     def test_the_form_offers_a_week_and_one_player(self, cast):
-        page = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
+        page = cast.client("gm").get(reverse("campaigns:players", args=[cast.campaign.code])).text
         assert '<option value="7" selected>7 days</option>' in page
         assert 'name="max_uses" value="1"' in page
 
@@ -234,9 +234,9 @@ class TestInviteLimits:
         assert cast.campaign.role_of(cast.outsider) is None
         assert cast.client("outsider").get(url).status_code == 410
 
-    def test_the_dashboard_shows_a_used_up_link_as_such(self, cast):
+    def test_a_used_up_link_shows_as_such(self, cast):
         InviteFactory(campaign=cast.campaign, max_uses=2, uses=2)
-        page = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
+        page = cast.client("gm").get(reverse("campaigns:players", args=[cast.campaign.code])).text
         assert "used up: 2 of 2 players joined" in page
 
 

@@ -61,7 +61,9 @@ class TestCampaignDetail:
         response = cast.client("gm").get(detail_url(cast.campaign))
         assert response.status_code == 200
         assert "Secret Raider" in response.text
-        assert "New invite link" in response.text
+        players = reverse("campaigns:players", args=[cast.campaign.code])
+        assert f'hx-get="{players}" hx-trigger="toggle once"' in response.text  # read when opened
+        assert "New invite link" in cast.client("gm").get(players, **htmx()).text
 
     def test_a_player_sees_only_shared_ships_and_units(self, cast):
         ShipFactory(campaign=cast.campaign, name="Waterloo", shared=True, kf_integrity=3)
@@ -140,6 +142,35 @@ class TestJoin:
     def test_join_refuses_other_methods(self, cast):
         invite = InviteFactory(campaign=cast.campaign)
         assert cast.client("outsider").put(reverse("campaigns:join", args=[invite.token])).status_code == 405
+
+
+class TestPlayersAndInvites:
+    def url(self, cast):
+        return reverse("campaigns:players", args=[cast.campaign.code])
+
+    @pytest.mark.parametrize(
+        ("who", "status"), [("gm", 200), ("player", 403), ("outsider", 404), ("anonymous", 404)]
+    )
+    def test_only_the_gm_reads_who_plays(self, cast, who, status):
+        assert cast.client(who).get(self.url(cast), **htmx()).status_code == status
+
+    def test_the_dashboards_folded_group_reads_them_when_it_opens(self, cast):
+        html = cast.client("gm").get(self.url(cast), **htmx()).text
+        assert "<html" not in html
+        assert 'id="invites-panel"' in html and 'id="members-panel"' in html
+        assert cast.gm.username in html and cast.player.username in html
+
+    def test_without_javascript_they_are_a_page_of_their_own(self, cast):
+        html = cast.client("gm").get(self.url(cast)).text
+        assert "<h1" in html and 'id="invites-panel"' in html
+        dashboard = cast.client("gm").get(detail_url(cast.campaign)).text
+        assert f'<a href="{self.url(cast)}">' in dashboard
+
+    def test_a_plain_form_post_comes_back_to_them(self, cast):
+        response = cast.client("gm").post(
+            reverse("campaigns:invite-create", args=[cast.campaign.code]), {"days": 7, "max_uses": 1}
+        )
+        assert response.status_code == 302 and response["Location"] == self.url(cast)
 
 
 class TestMembers:
