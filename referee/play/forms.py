@@ -13,6 +13,7 @@ from django import forms
 import rules
 from referee.campaigns.forms import InputLimitsMixin, LimitedJSONField
 from referee.campaigns.models import Campaign
+from referee.fleet.models import CampaignObject
 from referee.forms import Select
 
 from . import fragments, help_words, wording
@@ -123,9 +124,22 @@ def kept_record_choices(campaign: Campaign, what: str, field: forms.ModelChoiceF
     )
     choices = fragments.get(key)
     if choices is None:
-        choices = [(str(value), str(label)) for value, label in field.choices]
+        choices = _record_choices(field)
         fragments.put(key, choices)
     return choices
+
+
+def _record_choices(field: forms.ModelChoiceField) -> list[tuple[str, str]]:
+    """The select's options. Records named by their name alone (``CampaignObject``) are
+    read as codes and names, not as whole records (a ship has a hundred fields)."""
+    model = field.queryset.model
+    named = getattr(model, "__str__", None) is CampaignObject.__str__
+    if not named or type(field).label_from_instance is not forms.ModelChoiceField.label_from_instance:
+        return [(str(value), str(label)) for value, label in field.choices]
+    empty = [("", str(field.empty_label))] if field.empty_label is not None else []
+    return empty + [
+        (str(code), name) for code, name in field.queryset.values_list(field.to_field_name, "name")
+    ]
 
 
 class RecordField(forms.ModelChoiceField):
