@@ -93,6 +93,8 @@ MIDDLEWARE = [
     "referee.middleware.EmbeddedDatabaseMiddleware",
     # Players' status poll, "nothing changed": answered before the rest (referee/play/poll.py).
     "referee.play.poll.StatusPollMiddleware",
+    # A player's page kept whole while the campaign has not changed (referee/play/kept_pages.py).
+    "referee.play.kept_pages.KeptPageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

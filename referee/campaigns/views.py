@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from referee import htmx
-from referee.play import members
+from referee.play import kept_pages, members
 from referee.play.selectors import dashboard_context, player_context, players_context
 from referee.play.services import PlayError
 
@@ -79,8 +79,9 @@ def campaign_list(request: htmx.HtmxHttpRequest) -> HttpResponse:
 def campaign_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
     if role == "gm":
         return render(request, "campaigns/dashboard.html", dashboard_context(campaign))
-    context = player_context(campaign, request.user, show_all=request.GET.get("show") == "all")
-    return render(request, "campaigns/player.html", context)
+    show_all = request.GET.get("show") == "all"
+    context = player_context(campaign, request.user, show_all=show_all)
+    return kept_pages.render_player_page(request, "campaigns/player.html", context, campaign, show_all)
 
 
 @gm_view("GET")

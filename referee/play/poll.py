@@ -49,9 +49,12 @@ STATUS_PATH = re.compile(r"/c/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[
 
 @lru_cache(maxsize=1)
 def member_sql() -> str:
-    """The session, each member's credentials and role, and the version each role sees
-    (``selectors.poll_version``: players' leaves out the entries hidden from them)."""
+    """The session, each member's credentials and role, the version each role sees
+    (``selectors.poll_version``: players' leaves out the entries hidden from them), what
+    names a kept page (``kept_pages``: the campaign's id, version and creation, the user's
+    name), and the user's row (``user_of``)."""
     user = get_user_model()._meta.db_table
+    user_columns = ", ".join(f"u.{connection.ops.quote_name(column)}" for column in _user_fields())
     hidden = (
         f"(SELECT count(*) FROM {LogEntry._meta.db_table} h WHERE h.campaign_id = c.id "
         f"AND h.visibility <> 'everyone' AND h.revealed_at IS NULL "
@@ -59,13 +62,35 @@ def member_sql() -> str:
     )
     return (
         f"SELECT s.session_data, m.user_id, u.password, m.role, "
-        f"CASE WHEN m.role = 'gm' THEN c.state_version ELSE c.state_version - {hidden} END "
+        f"CASE WHEN m.role = 'gm' THEN c.state_version ELSE c.state_version - {hidden} END, "
+        f"c.id, c.state_version, c.created_at, u.username, {user_columns} "
         f"FROM {Session._meta.db_table} s "
         f"JOIN {Campaign._meta.db_table} c ON c.code = %s "
         f"JOIN {Membership._meta.db_table} m ON m.campaign_id = c.id "
         f"JOIN {user} u ON u.id = m.user_id AND u.is_active "
         f"WHERE s.session_key = %s AND s.expire_date > %s"
     )
+
+
+def _user_fields() -> list[str]:
+    return [field.column for field in get_user_model()._meta.concrete_fields]
+
+
+USER_AT = 9  # where the user's row starts in a row of ``member_sql``
+
+
+def user_of(row: tuple):
+    """The user of a member's ``row``, as ``ModelBackend.get_user`` loads it."""
+    model = get_user_model()
+    return model.from_db("default", [f.attname for f in model._meta.concrete_fields], row[USER_AT:])
+
+
+def vouch(request: HttpRequest, row: tuple) -> None:
+    """The request goes on down the stack with the user its session holds, found by the
+    statement as ``django.contrib.auth.get_user`` would find them: the stack's lazy
+    ``request.user`` reads it (``AuthenticationMiddleware`` keeps it as ``_cached_user``)
+    instead of reading the session and the user again."""
+    request._cached_user = user_of(row)
 
 
 def session_key(request: HttpRequest) -> str | None:
@@ -76,16 +101,20 @@ def session_key(request: HttpRequest) -> str | None:
 
 
 @lru_cache(maxsize=4096)
-def _claims(session_data: str) -> tuple[str, str, str]:
-    """(user id, backend, session hash) a session's stored data claims, read as
-    ``SessionStore.decode`` reads it (a bad signature claims nothing). Kept per process
-    by the data itself: the same data always claims the same, whatever else changes."""
+def _claims(session_data: str) -> tuple[str, str, str, bool]:
+    """(user id, backend, session hash, whether messages wait in it) a session's stored
+    data claims, read as ``SessionStore.decode`` reads it (a bad signature claims nothing).
+    Kept per process by the data itself: the same data always claims the same."""
     session = import_module(settings.SESSION_ENGINE).SessionStore().decode(session_data)
     return (
         str(session.get(SESSION_KEY)),
         session.get(BACKEND_SESSION_KEY) or "",
         session.get(HASH_SESSION_KEY) or "",
+        bool(session.get(MESSAGES_SESSION_KEY)),
     )
+
+
+MESSAGES_SESSION_KEY = "_messages"  # django.contrib.messages' SessionStorage
 
 
 @lru_cache(maxsize=4096)
@@ -95,20 +124,31 @@ def _session_hash(password: str) -> str:
     return get_user_model()(password=password).get_session_auth_hash()
 
 
-def membership_of(rows: list) -> tuple[str, int, int] | None:
-    """(role, version, user id) when the session in ``rows`` holds for one of the members,
-    as ``django.contrib.auth.get_user`` would judge it (its current secret); else None."""
+def member_row(rows: list) -> tuple | None:
+    """The row of the member the session in ``rows`` holds for, as
+    ``django.contrib.auth.get_user`` would judge it (its current secret); else None."""
     if not rows:
         return None
-    user_id, backend, session_hash = _claims(rows[0][0])
+    user_id, backend, session_hash, _messages = _claims(rows[0][0])
     if backend != MODEL_BACKEND or backend not in settings.AUTHENTICATION_BACKENDS:
         return None
-    for _data, member_id, password, role, version in rows:
-        if str(member_id) == user_id:
-            if session_hash and constant_time_compare(session_hash, _session_hash(password)):
-                return role, version, member_id
+    for row in rows:
+        if str(row[1]) == user_id:
+            if session_hash and constant_time_compare(session_hash, _session_hash(row[2])):
+                return row
             return None
     return None
+
+
+def membership_of(rows: list) -> tuple[str, int, int] | None:
+    """(role, version, user id) of the member the session in ``rows`` holds for, else None."""
+    row = member_row(rows)
+    return (row[3], row[4], row[1]) if row else None
+
+
+def messages_waiting(row: tuple) -> bool:
+    """Whether the session of a member's ``row`` holds messages for their next page."""
+    return _claims(row[0])[3]
 
 
 # Set when the database connection lost a prepared statement (a pooler handed it to another
@@ -151,6 +191,14 @@ def _member_rows(code: str, key: str) -> list:
 def member_version(request: HttpRequest, code: str) -> tuple[str, int, int] | None:
     """(role, version the member sees, user id) for the visitor of campaign ``code``, or
     None when the session does not vouch for a member. One statement."""
+    row = member(request, code)
+    return (row[3], row[4], row[1]) if row else None
+
+
+def member(request: HttpRequest, code: str) -> tuple | None:
+    """The visitor's row of ``member_sql`` for campaign ``code`` (session data, user id,
+    password, role, version, campaign id, state version, creation, user name), or None
+    when the session does not vouch for a member. One statement."""
     key = session_key(request)
     if key is None:
         return None
@@ -167,7 +215,7 @@ def member_version(request: HttpRequest, code: str) -> tuple[str, int, int] | No
         )
         _lost_prepared.append(True)
         return None
-    return membership_of(rows)
+    return member_row(rows)
 
 
 def unchanged_for_member(request: HttpRequest, code, version: str) -> bool:
@@ -197,22 +245,34 @@ class StatusPollMiddleware:
                 return response
         return self.get_response(request)
 
+    def may_answer(self, request: HttpRequest) -> bool:
+        """Whether the stack would let this request through to a view: an allowed host,
+        nothing to redirect to HTTPS, no refused user agent."""
+        if settings.DISALLOWED_USER_AGENTS:
+            return False
+        try:
+            request.get_host()
+        except DisallowedHost:
+            return False  # the stack answers 400
+        return self.security.process_request(request) is None  # else the stack redirects
+
+    def finish(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        """The headers the stack adds to every answer."""
+        self.security.process_response(request, response)
+        return self.frames.process_response(request, response)
+
     def unchanged(self, request: HttpRequest, code: str) -> HttpResponse | None:
         """204 with the version the member sees (``X-Campaign-Version``) when it is still
         ``v``, or whatever it is for a GM page's watch (``watch``), as the view answers."""
         version, watch = request.GET.get("v", ""), bool(request.GET.get("watch"))
-        if not (watch or version.isdigit()) or settings.DISALLOWED_USER_AGENTS:
+        if not (watch or version.isdigit()) or not self.may_answer(request):
             return None
-        try:
-            request.get_host()
-        except DisallowedHost:
-            return None  # the stack answers 400
-        if self.security.process_request(request) is not None:
-            return None  # the stack redirects to HTTPS
-        found = member_version(request, code)
-        if found is None or not (watch or str(found[1]) == version):
+        row = member(request, code)
+        if row is None:
+            return None
+        if not (watch or str(row[4]) == version):
+            vouch(request, row)  # the view renders the change for the user the session holds
             return None
         response = HttpResponse(status=204)
-        response["X-Campaign-Version"] = str(found[1])
-        self.security.process_response(request, response)
-        return self.frames.process_response(request, response)
+        response["X-Campaign-Version"] = str(row[4])
+        return self.finish(request, response)

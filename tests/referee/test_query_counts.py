@@ -44,13 +44,15 @@ MAX_QUERIES = 15
 # to, booby traps and weapon charts, designs). Served again while the campaign has not
 # changed, its panels come from the fragment cache and it reads no more than any other page.
 DASHBOARD_QUERIES_AFTER_A_CHANGE = 22
-# The players' page rendered afresh after a change reads, beside what every page reads,
-# which of the records its log page names the player may see (one query for the page); the
-# log's size, its hidden entries and the player's numbering are one statement.
-PLAYER_PAGE_QUERIES_AFTER_A_CHANGE = 15
-# The status poll after a change: the quick answer's statement, then the page's reads
-# less the player's own records.
-POLL_QUERIES_AFTER_A_CHANGE = 14
+# The players' page rendered afresh after a change: one statement vouches for the session
+# and reads the user and the campaign's version (kept pages), then the membership, the
+# shared records and the player's own, the family panels, the log (its size, hidden entries
+# and the player's numbering in one statement, then the page of entries) and which records
+# that page names the player may see. Served again, it is that first statement alone.
+PLAYER_PAGE_QUERIES_AFTER_A_CHANGE = 14
+# The status poll after a change: the same first statement, the membership with the
+# player's version, then the panel's reads (the page's, less the player's own records).
+POLL_QUERIES_AFTER_A_CHANGE = 12
 MICRO_FRACTURES = [6, 6, 4, 5]
 
 

@@ -1,0 +1,134 @@
+"""The players' page, kept whole while the campaign has not changed, and served again in one
+statement before the rest of the request machinery.
+
+A player's page (``/c/<code>/``, or ``?show=all``) is rendered once per campaign version,
+player and choice, with a placeholder where the visitor's CSRF token goes, and kept in the
+fragment cache (``fragments``) under a key that names, like a fragment's, the code that
+rendered it, the static files it links, the campaign (id, code, creation, ``state_version``)
+and the player (id and name). The next request for it is answered by the middleware here:
+the status poll's one statement (``poll.member``) vouches for the session and the member
+exactly as ``django.contrib.auth`` would and reads the campaign's version; the kept page
+gets this visitor's CSRF token, and the CSRF cookie is set as the stack sets it.
+
+Anything it cannot vouch for goes the usual way, which renders the page and keeps it: no or
+an odd session, a GM, messages waiting to be shown, an HTMX request, any other query
+string, a page not kept yet, a host not allowed, a request the stack would redirect.
+Nothing is written: no session save."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import CsrfViewMiddleware, get_token
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
+
+from . import fragments, poll
+
+# The players' page (``campaigns:detail``), as the URL resolver's uuid converter reads it.
+PAGE_PATH = re.compile(r"/c/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/")
+QUERIES = {"": False, "show=all": True}  # the query strings a kept page answers, and show_all
+DEFAULT_MESSAGES = "django.contrib.messages.storage.fallback.FallbackStorage"
+
+
+@cache
+def _static_digest() -> str:
+    """What names the static files the page links (their hashed names change with them)."""
+    return getattr(staticfiles_storage, "manifest_hash", "") or "plain"
+
+
+def page_key(*, campaign_id, code, created_at, state_version, user_id, username, show_all: bool) -> str:
+    created = created_at.timestamp() if created_at else 0
+    return (
+        f"{fragments.code_digest()}:{_static_digest()}:{campaign_id}:{code}:{created:.6f}:{state_version}"
+        f":player:{user_id}:{username}:page:{'all' if show_all else 'first'}"
+    )
+
+
+def keeps(request: HttpRequest) -> bool:
+    """Whether this request for the players' page may be kept (and served kept)."""
+    return (
+        request.method == "GET"
+        and not getattr(request, "htmx", False)
+        and request.META.get("QUERY_STRING", "") in QUERIES
+        and settings.MESSAGE_STORAGE == DEFAULT_MESSAGES
+    )
+
+
+def render_player_page(
+    request: HttpRequest, template: str, context: dict, campaign, show_all: bool
+) -> HttpResponse:
+    """The players' page; rendered with the CSRF placeholder and kept when nothing in it
+    belongs to this request alone (no message waiting)."""
+    if not keeps(request) or len(messages.get_messages(request)):
+        return HttpResponse(render_to_string(template, context, request))
+    key = page_key(
+        campaign_id=campaign.pk,
+        code=campaign.code,
+        created_at=campaign.created_at,
+        state_version=campaign.state_version,
+        user_id=request.user.pk,
+        username=request.user.get_username(),
+        show_all=show_all,
+    )
+    html = render_to_string(template, {**context, "csrf_token": fragments.CSRF_PLACEHOLDER}, request)
+    fragments.put(key, html)
+    return HttpResponse(html.replace(fragments.CSRF_PLACEHOLDER, get_token(request)))
+
+
+class KeptPageMiddleware(poll.StatusPollMiddleware):
+    """Serves a player's kept page (see the module's words); every other request, and a
+    page it cannot serve, goes on down the stack."""
+
+    def __init__(self, get_response):
+        super().__init__(get_response)
+        self.csrf = CsrfViewMiddleware(get_response)
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "GET" and (found := PAGE_PATH.fullmatch(request.path_info)):
+            response = self.kept(request, found.group(1))
+            if response is not None:
+                return response
+        return self.get_response(request)
+
+    def kept(self, request: HttpRequest, code: str) -> HttpResponse | None:
+        query = request.META.get("QUERY_STRING", "")
+        if (
+            query not in QUERIES
+            or request.headers.get("HX-Request")
+            or CookieStorage.cookie_name in request.COOKIES
+            or settings.MESSAGE_STORAGE != DEFAULT_MESSAGES
+            or not self.may_answer(request)
+        ):
+            return None
+        row = poll.member(request, code)
+        if row is None:
+            return None
+        poll.vouch(request, row)  # whatever answers, the user the session holds is read
+        if row[3] != "player" or poll.messages_waiting(row):
+            return None
+        user_id, campaign_id, state_version, created_at, username = row[1], *row[5:9]
+        key = page_key(
+            campaign_id=campaign_id,
+            code=code,
+            created_at=created_at,
+            state_version=state_version,
+            user_id=user_id,
+            username=username,
+            show_all=QUERIES[query],
+        )
+        html = fragments.get(key)
+        if html is None:
+            return None
+        self.csrf.process_request(request)
+        response = HttpResponse(html.replace(fragments.CSRF_PLACEHOLDER, get_token(request)))
+        response = self.csrf.process_response(request, response)
+        patch_vary_headers(response, ("Cookie",))  # as the session middleware marks a page read by session
+        response["Content-Length"] = str(len(response.content))
+        return self.finish(request, response)
