@@ -83,7 +83,14 @@ class Selection:
             "gm": role == "gm",
             "seen": None if role == "gm" or seen is None else json.dumps(seen),
         }
-        where = ["e.campaign_id = %(campaign)s", "e.seq > %(after)s", "e.seq <= %(upto)s"]
+        # Row comparisons on (campaign, seq): only the unique index on both answers them, as
+        # one range. With ``campaign_id = ... AND seq > ...`` a planner that thinks the
+        # campaign's log small (no statistics yet for a fresh or just restored log) reads the
+        # whole log through the campaign's own index for every batch.
+        where = [
+            "(e.campaign_id, e.seq) > (%(campaign)s, %(after)s)",
+            "(e.campaign_id, e.seq) <= (%(campaign)s, %(upto)s)",
+        ]
         if role != "gm":
             # What the player reads in full: the public and revealed entries, and what is
             # whispered to them. Their own blind rolls carry a result only the GM has seen.
@@ -129,7 +136,7 @@ class Selection:
         return f"""SELECT e.*, {reversed_seq} AS reversal_of_seq, {reversed_hash} AS reversal_of_hash,
                 {self.number("e")} AS number, {undone_by} AS undone_by
             FROM {LOG} e
-            WHERE {self.where} ORDER BY e.seq LIMIT %(batch)s"""
+            WHERE {self.where} ORDER BY e.campaign_id, e.seq LIMIT %(batch)s"""
 
     def batches(self, build: str, extra: dict | None = None) -> Iterator[tuple]:
         """Run ``build`` (an aggregate over the batch ``e``, whose first two columns are the
@@ -194,6 +201,10 @@ PAYLOAD_JSON = f"""CASE WHEN e.hash_scheme >= 4
 CHAIN_ROW = f"""json_build_array(e.seq, e.prev_hash, e.hash, {PAYLOAD_JSON},
     CASE WHEN e.hash_scheme >= 4 THEN jsonb_build_array(e.pending) END)::text"""
 
+# The entries of batch ``b`` (as ``Selection``'s, row comparisons: one range of the unique index).
+ENTRIES_IN_BATCH = (
+    "(e.campaign_id, e.seq) > (%(campaign)s, b.after) AND (e.campaign_id, e.seq) <= (%(campaign)s, b.upto)"
+)
 _CHAIN_BATCH_SQL = f"""SELECT '[' || string_agg({CHAIN_ROW}, E',\\n' ORDER BY e.seq) || ']'
     FROM (SELECT e.*,
             CASE WHEN e.reversal_of_id IS NOT NULL AND e.hash_scheme < 3
@@ -201,8 +212,7 @@ _CHAIN_BATCH_SQL = f"""SELECT '[' || string_agg({CHAIN_ROW}, E',\\n' ORDER BY e.
             CASE WHEN e.reversal_of_id IS NOT NULL AND e.hash_scheme >= 3
                 THEN (SELECT r.hash FROM {LOG} r WHERE r.id = e.reversal_of_id) END AS reversal_of_hash
         FROM {LOG} e
-        WHERE e.campaign_id = %(campaign)s AND e.seq > b.after AND e.seq <= b.upto) e"""
-ENTRIES_IN_BATCH = "e.campaign_id = %(campaign)s AND e.seq > b.after AND e.seq <= b.upto"
+        WHERE {ENTRIES_IN_BATCH}) e"""
 
 
 class _Bytes(Loader):
