@@ -44,6 +44,8 @@ from .wording import Namer, words_of
 
 BACKUP_FORMAT = "referee-backup/1"
 CHUNK = 2000
+# Log entries PostgreSQL writes per batch: the backup holds about 8 MB at its peak.
+LOG_BATCH = 500
 
 
 class BackupError(ValueError):
@@ -224,15 +226,17 @@ def _field_sql(field: models.Field) -> str | None:
     User = get_user_model()
     if field is AUDIENCE:
         name = _q(User._meta.get_field(User.USERNAME_FIELD).column)
-        return f"""(SELECT coalesce(json_agg(u.{name} ORDER BY a.n), '[]') FROM unnest({column})
-            WITH ORDINALITY AS a(id, n) JOIN {_q(User._meta.db_table)} u ON u.{_q(User._meta.pk.column)} = a.id)"""
+        return f"""CASE WHEN cardinality({column}) = 0 THEN '[]'::json ELSE
+            (SELECT coalesce(json_agg(u.{name} ORDER BY a.n), '[]') FROM unnest({column})
+            WITH ORDINALITY AS a(id, n) JOIN {_q(User._meta.db_table)} u ON u.{_q(User._meta.pk.column)} = a.id) END"""
     if field.is_relation:
         model = field.remote_field.model
         key = model._meta.get_field(natural_key_field(model))
         value = _value_sql(key, f"r.{_q(key.column)}")
         if value is None or not isinstance(field, models.ForeignKey):
             return None
-        return f"(SELECT {value} FROM {_q(model._meta.db_table)} r WHERE r.{_q(model._meta.pk.column)} = {column})"
+        return f"""CASE WHEN {column} IS NOT NULL THEN
+            (SELECT {value} FROM {_q(model._meta.db_table)} r WHERE r.{_q(model._meta.pk.column)} = {column}) END"""
     if isinstance(field, ArrayField):
         return None
     return _value_sql(field, column)
@@ -306,7 +310,7 @@ def backup_chunks(campaign: Campaign) -> Iterator[str]:
             users.update(_log_usernames(campaign, log_fields))
             batch = f"""SELECT string_agg({row_sql}, E',\\n' ORDER BY e.seq), json_agg(e.hash ORDER BY e.seq)::text
                 FROM {LOG} e WHERE {ENTRIES_IN_BATCH}"""
-            for text, hashes in streamed_batches(campaign, batch, {}):
+            for text, hashes in streamed_batches(campaign, batch, {}, size=LOG_BATCH):
                 yield ("" if closing.count == 0 else ",\n") + text
                 for entry_hash in orjson.loads(hashes):
                     closing.add(entry_hash)

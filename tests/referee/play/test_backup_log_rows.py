@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from referee.campaigns.models import Campaign
-from referee.play import backup, log_sql, services
+from referee.play import backup, services
 from referee.play.models import LogEntry, Visibility
 from tests.factories import MembershipFactory, UserFactory
 from tests.referee.play.test_backup import wipe
@@ -61,7 +61,7 @@ def per_row(campaign) -> tuple[list[dict], set[str]]:
 
 
 def test_each_entry_reads_back_as_the_per_row_writer_writes_it(log, monkeypatch):
-    monkeypatch.setattr(log_sql, "BATCH", 2)  # two batches, streamed
+    monkeypatch.setattr(backup, "LOG_BATCH", 2)  # two batches, streamed
     # A time on the second exactly, which isoformat() writes without a fraction.
     with pgtrigger.ignore("play.LogEntry:append_only"), connection.cursor() as cursor:
         cursor.execute(
