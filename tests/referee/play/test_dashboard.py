@@ -3,8 +3,12 @@ logistics, traps), a group with nothing in it folded away but still offering its
 button, and each record's Roll… menu ordered by what a GM reaches for most."""
 
 import re
+from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from referee.play import families
@@ -156,3 +160,26 @@ def test_a_record_without_a_sheet_offers_no_unit_file(cast):
     html = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
     assert "Download Sheeted as a MegaMek unit file" in html
     assert "Download Bare as a MegaMek unit file" not in html
+
+
+def test_the_table_is_kept_whole_per_version_and_each_visitors_forms_carry_their_own_token(cast):
+    ShipFactory(campaign=cast.campaign, name="Waterloo")
+    url = reverse("campaigns:detail", args=[cast.campaign.code])
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    first.force_login(cast.gm)
+    second.force_login(cast.gm)
+    assert "Waterloo" in first.get(url).text
+    with CaptureQueriesContext(connection) as queries:
+        page = second.get(url).text
+    # Who is asking (session, user, membership), and nothing of what the campaign holds.
+    assert len(queries) <= 3, [q["sql"][:80] for q in queries]
+    assert not any('"fleet_' in q["sql"] or '"play_logentry"' in q["sql"] for q in queries)
+    assert "Waterloo" in page and "\x00" not in page
+    # The kept page's forms carry this visitor's token: the clock's form posts with it.
+    token = re.search(r'id="clock-menu".*?name="csrfmiddlewaretoken" value="([^"]+)"', page, re.S).group(1)
+    clock = reverse("play:clock", args=[cast.campaign.code])
+    form = {"amount": 1, "unit": "hours", "reason": "", "csrfmiddlewaretoken": token}
+    before = cast.campaign.clock
+    assert second.post(clock, form).status_code in (200, 302)
+    cast.campaign.refresh_from_db()
+    assert cast.campaign.clock == before + timedelta(hours=1)
