@@ -132,6 +132,7 @@ def shoot(base: str, campaign, out: Path, chromium: str) -> list[Path]:
             gm.goto(home)
             menu = ship_row(gm).get_by_role("button", name="Roll for Waterloo")
             menu.click()
+            ship_row(gm).get_by_role("link", name="Jump", exact=True).wait_for()  # read when it opens
             if size == "wide":
                 gm.evaluate("window.scrollTo(0, 0)")
             save(gm, "dashboard", size)
