@@ -69,6 +69,15 @@ class IntegrityError(ValueError):
     """A file that is not a turn-log export at all (as opposed to a broken chain)."""
 
 
+class UnreadableEntry(IntegrityError):
+    """An entry that cannot be a log entry at all (a number too long to record, nesting
+    too deep): in a file, the file is not an export; in the database, the chain is broken."""
+
+    def __init__(self, seq, reason: str):
+        super().__init__(f"entry #{seq} {reason}")
+        self.seq, self.reason = seq, reason
+
+
 @dataclass(frozen=True, slots=True)
 class Break:
     """The first entry that does not hold, and why."""
@@ -211,9 +220,9 @@ class _Batch:
                 return json.loads(line), False
         except ValueError:  # more digits than Python reads at all
             reason = f"a number in the entry has more than {MAX_DIGITS} digits"
-            raise IntegrityError(f"entry #{_line_seq(line)} cannot be a log entry: {reason}") from None
+            raise UnreadableEntry(_line_seq(line), f"cannot be a log entry: {reason}") from None
         except RecursionError:
-            raise IntegrityError(f"entry #{_line_seq(line)} is nested too deeply to be a log entry") from None
+            raise UnreadableEntry(_line_seq(line), "is nested too deeply to be a log entry") from None
 
     def exact_hash(self, index: int) -> str:
         """The entry's hash computed exactly as ``chain_hash`` computes it."""
@@ -244,9 +253,9 @@ class _Batch:
         return entry, pending
 
 
-def _line_seq(line: bytes) -> str:
+def _line_seq(line: bytes) -> int | None:
     found = re.match(rb"\[(\d+),", line)
-    return found.group(1).decode() if found else "?"
+    return int(found.group(1)) if found else None
 
 
 def _canonical_float(text: str):
@@ -329,9 +338,9 @@ def entry_fault(entry: dict) -> str | None:
     try:
         computed = _fast_hash(entry) if stored else chain_hash(entry["prev_hash"], payload_of(entry))
     except UnrecordableValue as error:
-        raise IntegrityError(f"entry #{entry['seq']} cannot be a log entry: {error}") from None
+        raise UnreadableEntry(entry["seq"], f"cannot be a log entry: {error}") from None
     except RecursionError:
-        raise IntegrityError(f"entry #{entry['seq']} is nested too deeply to be a log entry") from None
+        raise UnreadableEntry(entry["seq"], "is nested too deeply to be a log entry") from None
     if not hmac.compare_digest(computed, entry["hash"]):
         return (
             "its hash does not match its contents "
@@ -624,10 +633,10 @@ class _Reading:
             ):
                 return
         except UnrecordableValue as error:
-            self.problem = IntegrityError(f"entry #{entry['seq']} cannot be a log entry: {error}")
+            self.problem = UnreadableEntry(entry["seq"], f"cannot be a log entry: {error}")
             return
         except RecursionError:
-            self.problem = IntegrityError(f"entry #{entry['seq']} is nested too deeply to be a log entry")
+            self.problem = UnreadableEntry(entry["seq"], "is nested too deeply to be a log entry")
             return
         seen = {"turn": entry.get("turn"), "procedure": entry.get("procedure"), "title": entry.get("title")}
         self.problem = Break(entry["seq"], self.REASON, seen)
@@ -706,6 +715,17 @@ def verify_campaign(campaign: Campaign, *, head: str | None = None) -> ChainRepo
     if isinstance(reading.problem, IntegrityError):
         raise reading.problem
     return _replace_problem(report, reading.problem)
+
+
+def database_verdict(campaign: Campaign, *, head: str | None = None) -> ChainReport:
+    """``verify_campaign``, where a row that cannot be a log entry at all (only one written
+    past the app can be) is where the chain breaks, said in words, not an error."""
+    try:
+        return verify_campaign(campaign, head=head)
+    except UnreadableEntry as error:
+        return ChainReport(checked=0, problem=Break(error.seq, f"it {error.reason}"))
+    except IntegrityError as error:
+        return ChainReport(checked=0, problem=Break(None, str(error)))
 
 
 def _replace_problem(report: ChainReport, problem: Break) -> ChainReport:

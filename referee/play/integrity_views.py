@@ -16,7 +16,7 @@ from . import backup, integrity
 @gm_view("GET")
 def log_verify(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     """Recompute the chain from what the database holds now."""
-    report = integrity.verify_campaign(campaign)
+    report = integrity.database_verdict(campaign)
     return htmx.page(
         request, "play/integrity.html", {"campaign": campaign, "report": report}, partial="integrity-panel"
     )

@@ -14,6 +14,7 @@ import pgtrigger
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -244,3 +245,31 @@ def test_orjson_reads_a_decimal_as_python_does(number):
     read = orjson.loads(text) if not math.isinf(float(text)) else None
     if read is not None:
         assert read == float(text) and math.copysign(1, read) == math.copysign(1, float(text))
+
+
+@pytest.mark.parametrize(
+    "forged, reason",
+    [
+        (
+            "jsonb_build_object('n', repeat('7', 4001)::numeric)",
+            "a number in the entry has more than 4000 digits",
+        ),
+        (
+            "jsonb_build_object('n', repeat('7', 5000)::numeric)",
+            "a number in the entry has more than 4000 digits",
+        ),
+    ],
+)
+def test_a_row_that_cannot_be_a_log_entry_is_where_the_chain_breaks_in_words(odd, forged, reason):
+    """Only a row written past the app can hold it: verify_log and the GM's verify page say
+    the chain is broken there, in words, instead of failing."""
+    cast, entries = odd
+    entry = entries["text"]
+    tamper(f"UPDATE play_logentry SET result = {forged} WHERE id = %s", [entry.pk])
+    assert verify(cast.campaign.code) == (
+        1,
+        f"chain broken at #{entry.seq}: it cannot be a log entry: {reason}\n",
+    )
+    page = cast.client("gm").get(reverse("integrity:verify", args=[cast.campaign.code]))
+    assert page.status_code == 200 and "Chain broken" in page.content.decode()
+    assert reason in page.content.decode()

@@ -41,7 +41,7 @@ class Command(BaseCommand):
         if file:
             report = self._from_file(file, head)
         else:
-            report = integrity.verify_campaign(self._campaign(code), head=head)
+            report = integrity.database_verdict(self._campaign(code), head=head)
         self.stdout.write(report.message())
         if not report.holds:
             sys.exit(1)
