@@ -16,6 +16,7 @@ session save, no cookie."""
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from functools import lru_cache
@@ -54,7 +55,6 @@ def member_sql() -> str:
     names a kept page (``kept_pages``: the campaign's id, version and creation, the user's
     name), and the user's row (``user_of``)."""
     user = get_user_model()._meta.db_table
-    user_columns = ", ".join(f"u.{connection.ops.quote_name(column)}" for column in _user_fields())
     hidden = (
         f"(SELECT count(*) FROM {LogEntry._meta.db_table} h WHERE h.campaign_id = c.id "
         f"AND h.visibility <> 'everyone' AND h.revealed_at IS NULL "
@@ -63,7 +63,7 @@ def member_sql() -> str:
     return (
         f"SELECT s.session_data, m.user_id, u.password, m.role, "
         f"CASE WHEN m.role = 'gm' THEN c.state_version ELSE c.state_version - {hidden} END, "
-        f"c.id, c.state_version, c.created_at, u.username, {user_columns} "
+        f"c.id, c.state_version, c.created_at, u.username, row_to_json(u)::text "
         f"FROM {Session._meta.db_table} s "
         f"JOIN {Campaign._meta.db_table} c ON c.code = %s "
         f"JOIN {Membership._meta.db_table} m ON m.campaign_id = c.id "
@@ -72,17 +72,17 @@ def member_sql() -> str:
     )
 
 
-def _user_fields() -> list[str]:
-    return [field.column for field in get_user_model()._meta.concrete_fields]
-
-
-USER_AT = 9  # where the user's row starts in a row of ``member_sql``
+USER_AT = 9  # where the user's row (as JSON text: read only when it is needed) is in ``member_sql``'s
 
 
 def user_of(row: tuple):
     """The user of a member's ``row``, as ``ModelBackend.get_user`` loads it."""
     model = get_user_model()
-    return model.from_db("default", [f.attname for f in model._meta.concrete_fields], row[USER_AT:])
+    values = json.loads(row[USER_AT])
+    fields = model._meta.concrete_fields
+    return model.from_db(
+        "default", [f.attname for f in fields], [f.to_python(values[f.column]) for f in fields]
+    )
 
 
 def vouch(request: HttpRequest, row: tuple) -> None:

@@ -4,11 +4,13 @@ signed-in members only; everyone and everything else gets the usual path's answe
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.db import connection
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from referee.campaigns.models import Membership
 from referee.play import poll, services
@@ -205,3 +207,18 @@ def test_a_connection_that_lost_its_prepared_statement_still_answers(cast, monke
     with CaptureQueriesContext(connection) as queries:
         assert client.get(status_url(cast.campaign), {"v": version}).status_code == 204
     assert len(queries) == 1
+
+
+def test_the_user_handed_to_the_stack_is_the_user_as_django_loads_them(cast):
+    """After a change the poll and the page go on with the user the statement read, not
+    reading session and user again: field for field the user ``auth.get_user`` loads."""
+    cast.player.last_login = timezone.now()
+    cast.player.first_name = 'Zoë "Quotes" \\ O\'Neil'
+    cast.player.save()
+    client = cast.client("player")
+    request = RequestFactory().get("/", HTTP_COOKIE=f"sessionid={client.cookies['sessionid'].value}")
+    row = poll.member(request, str(cast.campaign.code))
+    found, stored = poll.user_of(row), get_user_model().objects.get(pk=cast.player.pk)
+    for field in get_user_model()._meta.concrete_fields:
+        assert getattr(found, field.attname) == getattr(stored, field.attname), field.name
+    assert found.is_authenticated and not found._state.adding
