@@ -556,6 +556,11 @@ class Lazy:
     def __init__(self, compute, *args):
         self._compute, self._args = compute, args
 
+    @property
+    def read(self) -> bool:
+        """Whether the value has been read already."""
+        return self._compute is None
+
     def __call__(self):
         if self._compute is not None:
             self._value = self._compute(*self._args)
@@ -648,13 +653,25 @@ MY_RECORDS_SHOWN = 12
 
 class Cut(list):
     """The first ``limit`` of ``items`` (all of them when ``limit`` is None), knowing how
-    many there are in all (``total``) and how many it leaves out (``more``)."""
+    many there are in all (``total``, when ``items`` are already only the first) and how
+    many it leaves out (``more``)."""
 
-    def __init__(self, items, limit: int | None):
+    def __init__(self, items, limit: int | None, total: int | None = None):
         items = list(items)
         super().__init__(items if limit is None else items[:limit])
-        self.total = len(items)
+        self.total = len(items) if total is None else total
         self.more = self.total - len(self)
+
+
+def _first_shared(model, campaign: Campaign, related: str, limit: int) -> Cut:
+    """The first ``limit`` shared records of ``model`` and how many there are, in one query."""
+    found = list(
+        model.objects.in_campaign(campaign)
+        .visible_to("player")
+        .select_related(related)
+        .annotate(shared_total=Window(Count("pk")))[:limit]
+    )
+    return Cut(found, limit, total=found[0].shared_total if found else 0)
 
 
 def player_context(
@@ -681,8 +698,10 @@ def player_context(
             return log_page(campaign, role, 1, user, total=entries)
         return log_page(campaign, role, 1, user, total=entries - hidden, numbering=numbering)
 
-    def shown(items, limit: int) -> Cut:
-        return Cut(items, None if show_all else limit)
+    def shown(items: Lazy, limit: int, model=None, related: str = "") -> Cut:
+        if show_all or model is None or items.read:  # the page read them all for the player's own
+            return Cut(items, None if show_all else limit)
+        return _first_shared(model, campaign, related, limit)  # the poll reads only what it shows
 
     return {
         "player_panels": panels,
@@ -695,8 +714,8 @@ def player_context(
         "page": Lazy(page),
         "ships": ships,
         "units": units,
-        "shown_ships": Lazy(shown, ships, PLAYER_RECORDS_SHOWN),
-        "shown_units": Lazy(shown, units, PLAYER_RECORDS_SHOWN),
+        "shown_ships": Lazy(shown, ships, PLAYER_RECORDS_SHOWN, Ship, "star_system"),
+        "shown_units": Lazy(shown, units, PLAYER_RECORDS_SHOWN, Unit, "landed_on"),
         "show_all": show_all,
         "records_shown": PLAYER_RECORDS_SHOWN,
         "my_records_shown": MY_RECORDS_SHOWN,

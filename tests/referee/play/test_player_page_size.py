@@ -55,6 +55,8 @@ def test_show_all_shows_every_shared_record_and_the_live_refresh_keeps_it(fleet)
     assert cards(panel, "ship") == SHOWN + 7 and 'data-show-all="1"' in panel
     first_few = client.get(poll.replace("?v=", "?v=0").replace("&show=all", ""), HTTP_HX_REQUEST="true").text
     assert cards(first_few, "ship") == SHOWN and "data-show-all" not in first_few
+    assert f"{SHOWN} of {SHOWN + 7} shared ships shown" in first_few  # counted, not all read
+    assert f"{SHOWN} of {SHOWN + 1} shared units shown" in first_few
 
 
 def test_an_odd_show_value_is_the_first_few(fleet):
