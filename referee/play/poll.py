@@ -100,11 +100,15 @@ def session_key(request: HttpRequest) -> str | None:
     return key if well_formed(key) else None
 
 
-@lru_cache(maxsize=4096)
 def _claims(session_data: str) -> tuple[str, str, str, bool]:
     """(user id, backend, session hash, whether messages wait in it) a session's stored
     data claims, read as ``SessionStore.decode`` reads it (a bad signature claims nothing).
-    Kept per process by the data itself: the same data always claims the same."""
+    Kept per process by the data and the key that signs it: they always claim the same."""
+    return _claims_signed(session_data, settings.SECRET_KEY)
+
+
+@lru_cache(maxsize=4096)
+def _claims_signed(session_data: str, _secret: str) -> tuple[str, str, str, bool]:
     session = import_module(settings.SESSION_ENGINE).SessionStore().decode(session_data)
     return (
         str(session.get(SESSION_KEY)),
@@ -117,10 +121,14 @@ def _claims(session_data: str) -> tuple[str, str, str, bool]:
 MESSAGES_SESSION_KEY = "_messages"  # django.contrib.messages' SessionStorage
 
 
-@lru_cache(maxsize=4096)
 def _session_hash(password: str) -> str:
     """The session hash of a user whose password (hash) is ``password``, as the user model
-    computes it; it depends on nothing else, so it is kept per process."""
+    computes it; it depends on nothing else but the secret key, so it is kept per process."""
+    return _session_hash_signed(password, settings.SECRET_KEY)
+
+
+@lru_cache(maxsize=4096)
+def _session_hash_signed(password: str, _secret: str) -> str:
     return get_user_model()(password=password).get_session_auth_hash()
 
 

@@ -222,3 +222,11 @@ def test_the_user_handed_to_the_stack_is_the_user_as_django_loads_them(cast):
     for field in get_user_model()._meta.concrete_fields:
         assert getattr(found, field.attname) == getattr(stored, field.attname), field.name
     assert found.is_authenticated and not found._state.adding
+
+
+def test_a_new_secret_key_ends_the_quick_answer_as_it_ends_the_session(cast, settings):
+    client = cast.client("player")
+    version = version_of(client, cast.campaign)
+    assert client.get(status_url(cast.campaign), {"v": version}).status_code == 204
+    settings.SECRET_KEY = "another-secret-key-" + "k" * 40
+    assert client.get(status_url(cast.campaign), {"v": version}).status_code == 404
