@@ -95,6 +95,8 @@ MIDDLEWARE = [
     "referee.play.poll.StatusPollMiddleware",
     # A player's page kept whole while the campaign has not changed (referee/play/kept_pages.py).
     "referee.play.kept_pages.KeptPageMiddleware",
+    # A GM's procedure form kept whole likewise (referee/play/kept_forms.py).
+    "referee.play.kept_forms.KeptFormMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

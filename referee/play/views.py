@@ -10,9 +10,11 @@ import uuid
 from collections import defaultdict
 from functools import partial
 
+from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.text import slugify
 from django_htmx.http import trigger_client_event
@@ -23,7 +25,7 @@ from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.forms import CampaignSettingsForm
 from referee.campaigns.models import Campaign
 
-from . import bindings, exports, families, pending, players, services, sharing
+from . import bindings, exports, families, fragments, kept_forms, pending, players, services, sharing
 from .forms import AS_SHARED, ProcedureForm
 from .models import LogEntry, Numbering
 from .odds_panel import ODDS_TIME_LIMIT
@@ -41,8 +43,6 @@ from .selectors import (
 )
 
 PAGE = "play/procedure.html"
-# Where each shown form's request key goes (no text the app stores can hold a NUL).
-REQUEST_KEY_PLACEHOLDER = "\x00request-key\x00"
 
 
 def _binding(procedure_id: str) -> bindings.Binding:
@@ -175,9 +175,26 @@ def _page(
         if request.htmx:  # the refusal is told beside the buttons, scrolled into view
             response["HX-Reswap"] = "outerHTML show:#roll-actions:bottom"
         return response
+    if not refresh and kept_forms.keeps(request) and not len(messages.get_messages(request)):
+        # Kept whole for the middleware to serve again in one statement (``kept_forms``).
+        key = kept_forms.form_key(
+            campaign_id=campaign.pk,
+            code=campaign.code,
+            created_at=campaign.created_at,
+            state_version=campaign.state_version,
+            user_id=request.user.pk,
+            username=request.user.get_username(),
+            procedure_id=binding.procedure_id,
+            query=request.META.get("QUERY_STRING", ""),
+        )
+        html = render_to_string(PAGE, {**context, "csrf_token": fragments.CSRF_PLACEHOLDER}, request)
+        fragments.put(key, html)
+        return HttpResponse(kept_forms.fresh(html, request))
     response = render(request, PAGE + ("#procedure-form" if refresh else ""), context)
     # Kept or not, the page was rendered with a placeholder for the form's key.
-    response.content = response.content.replace(REQUEST_KEY_PLACEHOLDER.encode(), str(uuid.uuid4()).encode())
+    response.content = response.content.replace(
+        kept_forms.REQUEST_KEY_PLACEHOLDER.encode(), str(uuid.uuid4()).encode()
+    )
     return response
 
 
@@ -201,7 +218,7 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
             if refresh:  # re-read the records; what the GM typed that they do not give stays
                 initial.update(_kept(binding, ctx(), request.GET))
             form = ProcedureForm(initial=initial, binding=binding, campaign=campaign, kept_choices=True)
-            form.fields["request_key"].initial = REQUEST_KEY_PLACEHOLDER
+            form.fields["request_key"].initial = kept_forms.REQUEST_KEY_PLACEHOLDER
             return form
 
         return _page(request, campaign, binding, LazyForm(unbound_form), ctx=ctx, refresh=refresh)

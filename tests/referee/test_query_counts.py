@@ -156,12 +156,12 @@ def test_every_page_costs_the_same_few_queries_at_any_campaign_size(after_a_chan
 
 
 # The GM's procedure form: served again while the campaign is unchanged, the whole page is
-# kept, and it reads only the session, the user and the membership with its campaign. After
-# a change it reads, beside those, the records in its roles (one query each, whatever the
-# campaign holds), their sharing, the choices of each record select, the players for a
-# whisper and the log's first page (entries and counts).
-PROCEDURE_FORM_QUERIES = 3
-PROCEDURE_FORM_QUERIES_AFTER_A_CHANGE = 11
+# kept and served in one statement (session, member, user and version together). After a
+# change it reads, beside that statement, the membership with its campaign, the records in
+# its roles (one query each, whatever the campaign holds), their sharing, the choices of
+# each record select, the players for a whisper and the log's first page.
+PROCEDURE_FORM_QUERIES = 1
+PROCEDURE_FORM_QUERIES_AFTER_A_CHANGE = 10
 # A roll (HTMX POST): session, user, membership; then in one transaction the campaign
 # locked, the form's key looked up (a resent form gets the first roll), the ship locked and
 # read, its star system (the ship's own check that it is the campaign's), its change saved

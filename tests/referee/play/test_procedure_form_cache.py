@@ -11,6 +11,7 @@ from django.urls import reverse
 from referee.play.models import LogEntry
 from tests.factories import MembershipFactory, ShipFactory
 from tests.referee.conftest import htmx
+from tests.referee.history import ruled_jump
 
 pytestmark = pytest.mark.django_db
 
@@ -188,3 +189,30 @@ def test_the_odds_follow_the_inputs_and_the_same_inputs_give_the_same_odds(cast,
     assert whole == again
     assert worn != whole
     assert odds(10) == whole
+
+
+def test_a_kept_form_is_served_in_one_statement_with_its_own_token_and_key(cast, waterloo):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    gm = gm_client(cast.gm, enforce_csrf=True)
+    first = form_page(gm, cast.campaign, waterloo)  # rendered and kept
+    with CaptureQueriesContext(connection) as queries:
+        again = form_page(gm, cast.campaign, waterloo)
+    assert len(queries) == 1
+    assert KEY.search(again).group(1) != KEY.search(first).group(1)
+    assert "\x00" not in again
+    assert roll(gm, cast.campaign, waterloo, again).status_code == 200  # its token and key hold
+
+
+def test_a_message_waiting_is_shown_on_the_form_not_swallowed_by_the_kept_one(cast, waterloo):
+    jump = ruled_jump(cast.campaign, cast.gm, waterloo, dice=[3, 4])
+    gm = cast.client("gm")
+    form_page(gm, cast.campaign, waterloo)  # kept
+    undo = reverse("play:undo", args=[cast.campaign.code, jump.seq])
+    gm.post(undo)
+    form_page(gm, cast.campaign, waterloo)  # kept again, at the version the undo left
+    assert gm.post(undo).status_code == 302  # a plain post refused: the reason waits as a message
+    page = re.sub(r"\s+", " ", form_page(gm, cast.campaign, waterloo))
+    assert "was already undone" in page
+    assert "was already undone" not in form_page(gm, cast.campaign, waterloo)  # shown once
