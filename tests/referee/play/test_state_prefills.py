@@ -62,15 +62,12 @@ def test_an_arrival_naming_an_unshared_docked_dropship_is_gm_only_and_players_ne
     ShipFactory(
         campaign=cast.campaign, name="Secret Leopard", kind="dropship", docked_on=carrier, shared=False
     )
-    assert initial(cast, "jump.nonstandard_arrival", ship=carrier.code)["visibility"] == "gm"
+    shown = initial(cast, "jump.nonstandard_arrival", ship=carrier.code)
+    assert shown["visibility"] == "gm"
     entry = services.procedure_resolve(
         campaign=cast.campaign,
         procedure_id="jump.nonstandard_arrival",
-        inputs={
-            "navigation_tn": 12,
-            "kf_integrity": 4,
-            "ships": initial(cast, "jump.nonstandard_arrival", ship=carrier.code)["ships"],
-        },
+        inputs={"navigation_tn": 12, "kf_integrity": 4, "ships": shown["ships"]},
         dice=None,
         actor=cast.gm,
         subjects={"ship": carrier.code},
