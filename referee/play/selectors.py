@@ -608,8 +608,14 @@ def dashboard_context(campaign: Campaign) -> dict:
         "role": "gm",
         "kinds": families.kinds(),
         "page": Lazy(gm_newest_page, campaign),
+        # The players a note can be whispered to (the note form's choices).
+        "members": Lazy(_players_of, campaign),
         **panels_context(campaign),
     }
+
+
+def _players_of(campaign: Campaign) -> list:
+    return list(campaign.memberships.filter(role="player").select_related("user").order_by("user__username"))
 
 
 def players_context(campaign: Campaign) -> dict:

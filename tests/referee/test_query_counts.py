@@ -38,12 +38,13 @@ MAX_QUERIES = 15
 # and reads the user (kept pages), then the membership (2), the log's newest page (1: its
 # size is the newest entry's number), the fleet's five lists (5: a page each, counted in
 # the same query; no record's Roll… menu, which is read when it opens; who plays and the
-# invite links are read when their group opens), and each rule family's panel its own
+# invite links are read when their group opens), the players a note can be whispered to
+# (1), and each rule family's panel its own
 # tables (13: missiles, battlefields, hexes and terrain rows, compartments and their
 # surfaces, ships with their stores, units with their refits, character sheets and the
 # units to assign one to, booby traps and weapon charts, designs). Served again while the
 # campaign has not changed, the table is one kept piece and it reads only who is asking.
-DASHBOARD_QUERIES_AFTER_A_CHANGE = 21
+DASHBOARD_QUERIES_AFTER_A_CHANGE = 22
 # The players' page rendered afresh after a change: one statement vouches for the session
 # and reads the user and the campaign's version (kept pages), then the membership, the
 # shared records and the player's own, the family panels, the log (its size, hidden entries

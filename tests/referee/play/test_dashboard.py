@@ -14,7 +14,7 @@ from django.urls import reverse
 from referee.play import families
 from referee.play.management.commands import bench_export
 from referee.play.selectors import dashboard_context, gm_newest_page, log_page
-from tests.factories import CharacterFactory, ShipFactory
+from tests.factories import CharacterFactory, MembershipFactory, ShipFactory, UserFactory
 from tests.referee.boobytraps.factories import BoobyTrapFactory
 
 pytestmark = pytest.mark.django_db
@@ -183,3 +183,16 @@ def test_the_table_is_kept_whole_per_version_and_each_visitors_forms_carry_their
     assert second.post(clock, form).status_code in (200, 302)
     cast.campaign.refresh_from_db()
     assert cast.campaign.clock == before + timedelta(hours=1)
+
+
+def test_the_gms_note_can_be_whispered_to_each_player_and_to_no_one_else(cast):
+    """The note form on the dashboard offers each player of the campaign, by name, and
+    neither the GM nor anyone outside it."""
+    second = MembershipFactory(campaign=cast.campaign, role="player").user
+    UserFactory(username="stranger")
+    text = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
+    for player in (cast.player, second):
+        assert f'data-testid="whisper-{player.username}"' in text
+        assert f'name="audience" value="{player.pk}"' in text
+    assert f'data-testid="whisper-{cast.gm.username}"' not in text
+    assert 'data-testid="whisper-stranger"' not in text
