@@ -78,7 +78,9 @@ def campaign_list(request: htmx.HtmxHttpRequest) -> HttpResponse:
 @member_view("GET")
 def campaign_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
     if role == "gm":
-        return render(request, "campaigns/dashboard.html", dashboard_context(campaign))
+        return kept_pages.render_player_page(
+            request, "campaigns/dashboard.html", dashboard_context(campaign), campaign, False, role="gm"
+        )
     show_all = request.GET.get("show") == "all"
     context = player_context(campaign, request.user, show_all=show_all)
     return kept_pages.render_player_page(request, "campaigns/player.html", context, campaign, show_all)

@@ -1,19 +1,20 @@
-"""The players' page, kept whole while the campaign has not changed, and served again in one
-statement before the rest of the request machinery.
+"""The players' page and the GM's dashboard, kept whole while the campaign has not changed,
+and served again in one statement before the rest of the request machinery.
 
-A player's page (``/c/<code>/``, or ``?show=all``) is rendered once per campaign version,
-player and choice, with a placeholder where the visitor's CSRF token goes, and kept in the
-fragment cache (``fragments``) under a key that names, like a fragment's, the code that
-rendered it, the static files it links, the campaign (id, code, creation, ``state_version``)
-and the player (id and name). The next request for it is answered by the middleware here:
-the status poll's one statement (``poll.member``) vouches for the session and the member
-exactly as ``django.contrib.auth`` would and reads the campaign's version; the kept page
-gets this visitor's CSRF token, and the CSRF cookie is set as the stack sets it.
+A player's page (``/c/<code>/``, or ``?show=all``) and the GM's (``/c/<code>/``) are rendered
+once per campaign version, reader and choice, with a placeholder where the visitor's CSRF
+token goes, and kept in the fragment cache (``fragments``) under a key that names, like a
+fragment's, the code that rendered it, the static files it links, the campaign (id, code,
+creation, ``state_version``) and the reader (role, id and name). The next request for it is
+answered by the middleware here: the status poll's one statement (``poll.member``) vouches
+for the session and the member exactly as ``django.contrib.auth`` would and reads the
+campaign's version; the kept page gets this visitor's CSRF token, and the CSRF cookie is set
+as the stack sets it.
 
 Anything it cannot vouch for goes the usual way, which renders the page and keeps it: no or
-an odd session, a GM, messages waiting to be shown, an HTMX request, any other query
-string, a page not kept yet, a host not allowed, a request the stack would redirect.
-Nothing is written: no session save."""
+an odd session, messages waiting to be shown, an HTMX request, any other query string (any
+at all for the GM), a page not kept yet, a host not allowed, a request the stack would
+redirect. Nothing is written: no session save."""
 
 from __future__ import annotations
 
@@ -43,11 +44,13 @@ def _static_digest() -> str:
     return getattr(staticfiles_storage, "manifest_hash", "") or "plain"
 
 
-def page_key(*, campaign_id, code, created_at, state_version, user_id, username, show_all: bool) -> str:
+def page_key(
+    *, campaign_id, code, created_at, state_version, user_id, username, show_all: bool, role: str = "player"
+) -> str:
     created = created_at.timestamp() if created_at else 0
     return (
         f"{fragments.code_digest()}:{_static_digest()}:{campaign_id}:{code}:{created:.6f}:{state_version}"
-        f":player:{user_id}:{username}:page:{'all' if show_all else 'first'}"
+        f":{role}:{user_id}:{username}:page:{'all' if show_all else 'first'}"
     )
 
 
@@ -62,11 +65,12 @@ def keeps(request: HttpRequest) -> bool:
 
 
 def render_player_page(
-    request: HttpRequest, template: str, context: dict, campaign, show_all: bool
+    request: HttpRequest, template: str, context: dict, campaign, show_all: bool, *, role: str = "player"
 ) -> HttpResponse:
-    """The players' page; rendered with the CSRF placeholder and kept when nothing in it
-    belongs to this request alone (no message waiting)."""
-    if not keeps(request) or len(messages.get_messages(request)):
+    """The players' page (or the GM's dashboard, ``role`` "gm"); rendered with the CSRF
+    placeholder and kept when nothing in it belongs to this request alone (no message
+    waiting; for the GM, only the plain page: their lists' other pages have URLs of their own)."""
+    if not keeps(request) or (role == "gm" and show_all) or len(messages.get_messages(request)):
         return HttpResponse(render_to_string(template, context, request))
     key = page_key(
         campaign_id=campaign.pk,
@@ -76,6 +80,7 @@ def render_player_page(
         user_id=request.user.pk,
         username=request.user.get_username(),
         show_all=show_all,
+        role=role,
     )
     html = render_to_string(template, {**context, "csrf_token": fragments.CSRF_PLACEHOLDER}, request)
     fragments.put(key, html)
@@ -111,7 +116,8 @@ class KeptPageMiddleware(poll.StatusPollMiddleware):
         if row is None:
             return None
         poll.vouch(request, row)  # whatever answers, the user the session holds is read
-        if row[3] != "player" or poll.messages_waiting(row):
+        role = row[3]
+        if role not in ("player", "gm") or (role == "gm" and query) or poll.messages_waiting(row):
             return None
         user_id, campaign_id, state_version, created_at, username = row[1], *row[5:9]
         key = page_key(
@@ -122,6 +128,7 @@ class KeptPageMiddleware(poll.StatusPollMiddleware):
             user_id=user_id,
             username=username,
             show_all=QUERIES[query],
+            role=role,
         )
         html = fragments.get(key)
         if html is None:

@@ -107,10 +107,64 @@ def test_a_gm_only_entry_never_reaches_the_kept_page(cast):
         assert "constants" not in client.get(page_url(cast)).text.lower()
 
 
-def test_the_gm_gets_the_dashboard_not_a_kept_page(cast):
+def test_the_gm_gets_the_dashboard_not_a_players_kept_page(cast):
     cast.client("player").get(page_url(cast))
     page = cast.client("gm").get(page_url(cast)).text
     assert "data-campaign-watch" in page and 'id="notice-controls"' not in page
+
+
+def test_the_gms_dashboard_is_served_again_in_one_statement_and_never_to_a_player(cast):
+    ShipFactory(campaign=cast.campaign, name="Secret frigate", shared=False)
+    gm = cast.client("gm")
+    first, second, queries = kept_twice(gm, page_url(cast))
+    assert first.status_code == second.status_code == 200
+    assert len(queries) == 1 and "django_session" in queries[0]["sql"]
+    assert "Secret frigate" in second.text and "data-campaign-watch" in second.text
+    assert without_tokens(second.text) == without_tokens(first.text)
+    assert second["X-Frame-Options"] == "DENY" and "Cookie" in second["Vary"]
+    # The GM's page, kept, is never what a player gets; another GM gets their own.
+    assert "Secret frigate" not in cast.client("player").get(page_url(cast)).text
+    other_gm = MembershipFactory(campaign=cast.campaign, role="gm").user
+    client = Client()
+    client.force_login(other_gm)
+    assert "Secret frigate" in client.get(page_url(cast)).text
+
+
+def test_a_change_shows_on_the_gms_next_dashboard(cast):
+    ship = ShipFactory(campaign=cast.campaign, name="Waterloo")
+    gm = cast.client("gm")
+    kept_twice(gm, page_url(cast))
+    ship.name = "Austerlitz"
+    ship.save()
+    text = gm.get(page_url(cast)).text
+    assert "Austerlitz" in text and "Waterloo" not in text
+
+
+def test_the_gm_posts_from_the_kept_dashboard_with_their_own_token(cast):
+    gm = Client(enforce_csrf_checks=True)
+    gm.force_login(cast.gm)
+    gm.get(page_url(cast))  # kept
+    other = Client(enforce_csrf_checks=True)
+    other.force_login(cast.gm)  # the GM in another browser, without a CSRF cookie yet
+    page = other.get(page_url(cast))
+    token = TOKEN.search(page.text).group(1)
+    response = other.post(
+        reverse("play:clock", args=[cast.campaign.code]),
+        {"amount": "1", "unit": "hours"},
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert response.status_code in (200, 302)
+    refused = other.post(reverse("play:clock", args=[cast.campaign.code]), {"amount": "1", "unit": "hours"})
+    assert refused.status_code == 403
+
+
+@pytest.mark.parametrize("query", ["?page=2", "?show=all", "?x=1"])
+def test_a_gms_dashboard_with_any_query_is_rendered_not_served_kept(cast, query):
+    gm = cast.client("gm")
+    gm.get(page_url(cast))
+    with CaptureQueriesContext(connection) as queries:
+        assert gm.get(page_url(cast) + query).status_code == 200
+    assert len(queries) > 1
 
 
 @pytest.mark.parametrize("who", ["anonymous", "outsider"])
