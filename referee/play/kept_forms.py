@@ -22,13 +22,10 @@ import hashlib
 import re
 import uuid
 
-from django.conf import settings
-from django.contrib.messages.storage.cookie import CookieStorage
-from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import CsrfViewMiddleware, get_token
-from django.utils.cache import patch_vary_headers
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
 
-from . import fragments, kept_pages, poll
+from . import fragments, kept_pages
 
 # A procedure's page (``play:procedure``), as the URL resolver reads its code and procedure.
 FORM_PATH = re.compile(
@@ -38,22 +35,12 @@ FORM_PATH = re.compile(
 REQUEST_KEY_PLACEHOLDER = "\x00request-key\x00"
 
 
-def form_key(*, campaign_id, code, created_at, state_version, user_id, username, procedure_id, query) -> str:
-    created = created_at.timestamp() if created_at else 0
+def form_key(*, procedure_id, query, **campaign_and_reader) -> str:
     asked = hashlib.sha256(query.encode()).hexdigest()[:32]
-    return (
-        f"{fragments.code_digest()}:{kept_pages._static_digest()}:{campaign_id}:{code}:{created:.6f}"
-        f":{state_version}:gm:{user_id}:{username}:procedure-page:{procedure_id}:{asked}"
-    )
+    return kept_pages.reader_key(role="gm", **campaign_and_reader) + f":procedure-page:{procedure_id}:{asked}"
 
 
-def keeps(request: HttpRequest) -> bool:
-    """Whether this request for a procedure's page may be kept (and served kept)."""
-    return (
-        request.method == "GET"
-        and not getattr(request, "htmx", False)
-        and settings.MESSAGE_STORAGE == kept_pages.DEFAULT_MESSAGES
-    )
+keeps = kept_pages.plain_get  # a procedure's page may be kept whatever its query string
 
 
 def fresh(html: str, request: HttpRequest) -> str:
@@ -63,52 +50,20 @@ def fresh(html: str, request: HttpRequest) -> str:
     )
 
 
-class KeptFormMiddleware(poll.StatusPollMiddleware):
-    """Serves a GM's kept procedure page (see the module's words); every other request,
-    and a page it cannot serve, goes on down the stack."""
+class KeptFormMiddleware(kept_pages.KeptMiddleware):
+    """Serves a GM's kept procedure page (see the module's words)."""
 
-    def __init__(self, get_response):
-        super().__init__(get_response)
-        self.csrf = CsrfViewMiddleware(get_response)
+    PATH = FORM_PATH
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method == "GET" and (found := FORM_PATH.fullmatch(request.path_info)):
-            response = self.kept(request, *found.groups())
-            if response is not None:
-                return response
-        return self.get_response(request)
-
-    def kept(self, request: HttpRequest, code: str, procedure_id: str) -> HttpResponse | None:
-        if (
-            request.headers.get("HX-Request")
-            or CookieStorage.cookie_name in request.COOKIES
-            or settings.MESSAGE_STORAGE != kept_pages.DEFAULT_MESSAGES
-            or not self.may_answer(request)
-        ):
+    def key(self, request: HttpRequest, row: tuple, found: re.Match) -> str | None:
+        if row[3] != "gm":
             return None
-        row = poll.member(request, code)
-        if row is None:
-            return None
-        poll.vouch(request, row)  # whatever answers, the user the session holds is read
-        if row[3] != "gm" or poll.messages_waiting(row):
-            return None
-        user_id, campaign_id, state_version, created_at, username = row[1], *row[5:9]
-        key = form_key(
-            campaign_id=campaign_id,
-            code=code,
-            created_at=created_at,
-            state_version=state_version,
-            user_id=user_id,
-            username=username,
-            procedure_id=procedure_id,
+        return form_key(
+            code=found.group(1),
+            procedure_id=found.group(2),
             query=request.META.get("QUERY_STRING", ""),
+            **kept_pages.row_reader(row),
         )
-        html = fragments.get(key)
-        if html is None:
-            return None
-        self.csrf.process_request(request)
-        response = HttpResponse(fresh(html, request))
-        response = self.csrf.process_response(request, response)
-        patch_vary_headers(response, ("Cookie",))  # as the session middleware marks a page read by session
-        response["Content-Length"] = str(len(response.content))
-        return self.finish(request, response)
+
+    def fill(self, html: str, request: HttpRequest) -> str:
+        return fresh(html, request)

@@ -44,24 +44,44 @@ def _static_digest() -> str:
     return getattr(staticfiles_storage, "manifest_hash", "") or "plain"
 
 
-def page_key(
-    *, campaign_id, code, created_at, state_version, user_id, username, show_all: bool, role: str = "player"
-) -> str:
+def reader_key(*, campaign_id, code, created_at, state_version, role, user_id, username) -> str:
+    """What every kept page's key starts with: the code and static files it was rendered
+    with, the campaign as of its version, and its reader."""
     created = created_at.timestamp() if created_at else 0
     return (
         f"{fragments.code_digest()}:{_static_digest()}:{campaign_id}:{code}:{created:.6f}:{state_version}"
-        f":{role}:{user_id}:{username}:page:{'all' if show_all else 'first'}"
+        f":{role}:{user_id}:{username}"
+    )
+
+
+def row_reader(row: tuple) -> dict:
+    """The campaign and reader a member's row of ``poll.member_sql`` names, as a key wants them."""
+    user_id, campaign_id, state_version, created_at, username = row[1], *row[5:9]
+    return {
+        "campaign_id": campaign_id,
+        "created_at": created_at,
+        "state_version": state_version,
+        "user_id": user_id,
+        "username": username,
+    }
+
+
+def page_key(*, show_all: bool, role: str = "player", **campaign_and_reader) -> str:
+    return reader_key(role=role, **campaign_and_reader) + f":page:{'all' if show_all else 'first'}"
+
+
+def plain_get(request: HttpRequest) -> bool:
+    """A GET for a whole page (not HTMX's piece of one) under the default message storage."""
+    return (
+        request.method == "GET"
+        and not getattr(request, "htmx", False)
+        and settings.MESSAGE_STORAGE == DEFAULT_MESSAGES
     )
 
 
 def keeps(request: HttpRequest) -> bool:
     """Whether this request for the players' page may be kept (and served kept)."""
-    return (
-        request.method == "GET"
-        and not getattr(request, "htmx", False)
-        and request.META.get("QUERY_STRING", "") in QUERIES
-        and settings.MESSAGE_STORAGE == DEFAULT_MESSAGES
-    )
+    return plain_get(request) and request.META.get("QUERY_STRING", "") in QUERIES
 
 
 def render_player_page(
@@ -87,55 +107,71 @@ def render_player_page(
     return HttpResponse(html.replace(fragments.CSRF_PLACEHOLDER, get_token(request)))
 
 
-class KeptPageMiddleware(poll.StatusPollMiddleware):
-    """Serves a player's kept page (see the module's words); every other request, and a
-    page it cannot serve, goes on down the stack."""
+class KeptMiddleware(poll.StatusPollMiddleware):
+    """Serves a kept page before the stack: the page at ``PATH`` (its first group the
+    campaign's code) for a member whose row ``key`` names a kept page, ``fill``-ed with this
+    visitor's CSRF token; every other request, and a page it cannot serve, goes on down."""
+
+    PATH: re.Pattern
 
     def __init__(self, get_response):
         super().__init__(get_response)
         self.csrf = CsrfViewMiddleware(get_response)
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method == "GET" and (found := PAGE_PATH.fullmatch(request.path_info)):
-            response = self.kept(request, found.group(1))
+        if request.method == "GET" and (found := self.PATH.fullmatch(request.path_info)):
+            response = self.kept(request, found)
             if response is not None:
                 return response
         return self.get_response(request)
 
-    def kept(self, request: HttpRequest, code: str) -> HttpResponse | None:
-        query = request.META.get("QUERY_STRING", "")
+    def wants(self, request: HttpRequest) -> bool:
+        """Whether the request may be answered kept at all, before the database is asked."""
+        return True
+
+    def key(self, request: HttpRequest, row: tuple, found: re.Match) -> str | None:
+        """The kept page's key for the member of ``row`` (``poll.member_sql``), or None."""
+        raise NotImplementedError
+
+    def fill(self, html: str, request: HttpRequest) -> str:
+        return html.replace(fragments.CSRF_PLACEHOLDER, get_token(request))
+
+    def kept(self, request: HttpRequest, found: re.Match) -> HttpResponse | None:
         if (
-            query not in QUERIES
+            not self.wants(request)
             or request.headers.get("HX-Request")
             or CookieStorage.cookie_name in request.COOKIES
             or settings.MESSAGE_STORAGE != DEFAULT_MESSAGES
             or not self.may_answer(request)
         ):
             return None
-        row = poll.member(request, code)
+        row = poll.member(request, found.group(1))
         if row is None:
             return None
         poll.vouch(request, row)  # whatever answers, the user the session holds is read
-        role = row[3]
-        if role not in ("player", "gm") or (role == "gm" and query) or poll.messages_waiting(row):
+        if poll.messages_waiting(row) or (key := self.key(request, row, found)) is None:
             return None
-        user_id, campaign_id, state_version, created_at, username = row[1], *row[5:9]
-        key = page_key(
-            campaign_id=campaign_id,
-            code=code,
-            created_at=created_at,
-            state_version=state_version,
-            user_id=user_id,
-            username=username,
-            show_all=QUERIES[query],
-            role=role,
-        )
         html = fragments.get(key)
         if html is None:
             return None
         self.csrf.process_request(request)
-        response = HttpResponse(html.replace(fragments.CSRF_PLACEHOLDER, get_token(request)))
+        response = HttpResponse(self.fill(html, request))
         response = self.csrf.process_response(request, response)
         patch_vary_headers(response, ("Cookie",))  # as the session middleware marks a page read by session
         response["Content-Length"] = str(len(response.content))
         return self.finish(request, response)
+
+
+class KeptPageMiddleware(KeptMiddleware):
+    """Serves a player's kept page or a GM's kept dashboard (see the module's words)."""
+
+    PATH = PAGE_PATH
+
+    def wants(self, request: HttpRequest) -> bool:
+        return request.META.get("QUERY_STRING", "") in QUERIES
+
+    def key(self, request: HttpRequest, row: tuple, found: re.Match) -> str | None:
+        query, role = request.META.get("QUERY_STRING", ""), row[3]
+        if role not in ("player", "gm") or (role == "gm" and query):
+            return None
+        return page_key(code=found.group(1), show_all=QUERIES[query], role=role, **row_reader(row))
