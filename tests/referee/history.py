@@ -19,3 +19,17 @@ def ruled_jump(campaign, actor, ship, *, dice, **extra) -> LogEntry:
         subjects={"ship": ship.code},
         **extra,
     )
+
+
+def quiet_roll(campaign, gm, *, visibility, audience=()) -> LogEntry:
+    """A resolution that changes nothing in the campaign (the jump's constants), seen as
+    ``visibility`` says: what tests of who learns what need."""
+    return services.procedure_resolve(
+        campaign=campaign,
+        procedure_id="jump.basic_constants",
+        inputs={},
+        dice=[],
+        actor=gm,
+        visibility=visibility,
+        audience=audience,
+    )

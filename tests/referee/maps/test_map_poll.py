@@ -9,9 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from referee.campaigns.models import Membership
-from referee.play import services
 from referee.play.models import Visibility
 from tests.factories import MembershipFactory, ShipFactory, StarSystemFactory
+from tests.referee.history import quiet_roll
 from tests.referee.terrain.factories import BattlefieldFactory
 
 pytestmark = pytest.mark.django_db
@@ -36,15 +36,7 @@ def version_on(client, page) -> str:
 
 
 def quiet(cast, visibility, audience=()):
-    return services.procedure_resolve(
-        campaign=cast.campaign,
-        procedure_id="jump.basic_constants",
-        inputs={},
-        dice=[],
-        actor=cast.gm,
-        visibility=visibility,
-        audience=audience,
-    )
+    return quiet_roll(cast.campaign, cast.gm, visibility=visibility, audience=audience)
 
 
 @pytest.mark.parametrize("kind, name", [("system", "system"), ("battlefield", "field")])

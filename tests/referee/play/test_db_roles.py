@@ -19,6 +19,7 @@ from django.db import connection
 from referee.play import services
 from referee.play.dbroles import grant_app_role
 from referee.play.models import APPEND_ONLY, LogEntry, Visibility
+from tests.referee.history import quiet_roll
 
 pytestmark = [
     pytest.mark.django_db,
@@ -95,14 +96,7 @@ def committed_log(transactional_db, cast):
     public one, both written by the GM."""
 
     def resolve(visibility):
-        return services.procedure_resolve(
-            campaign=cast.campaign,
-            procedure_id="jump.basic_constants",
-            inputs={},
-            dice=[],
-            actor=cast.gm,
-            visibility=visibility,
-        )
+        return quiet_roll(cast.campaign, cast.gm, visibility=visibility)
 
     revealed = resolve(Visibility.GM)
     services.log_entry_reveal(entry=revealed, actor=cast.gm)

@@ -13,7 +13,7 @@ from referee.play import services
 from referee.play.integrity import payload_of
 from referee.play.models import HASH_SCHEME, LogEntry, Visibility, chain_hash
 from tests.factories import ShipFactory
-from tests.referee.history import ruled_jump
+from tests.referee.history import quiet_roll, ruled_jump
 
 pytestmark = pytest.mark.django_db
 
@@ -27,14 +27,7 @@ def jump(cast, ship, dice, visibility=Visibility.EVERYONE) -> LogEntry:
 
 def quiet_secret(cast) -> LogEntry:
     """A GM-only resolution that changes nothing in the campaign."""
-    return services.procedure_resolve(
-        campaign=cast.campaign,
-        procedure_id="jump.basic_constants",
-        inputs={},
-        dice=[],
-        actor=cast.gm,
-        visibility=Visibility.GM,
-    )
+    return quiet_roll(cast.campaign, cast.gm, visibility=Visibility.GM)
 
 
 def player_export(cast) -> tuple[str, dict]:

@@ -13,9 +13,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from referee.campaigns.models import Membership
-from referee.play import poll, services
+from referee.play import poll
 from referee.play.models import Visibility
 from tests.factories import CampaignFactory, MembershipFactory
+from tests.referee.history import quiet_roll
 
 pytestmark = pytest.mark.django_db
 
@@ -30,15 +31,7 @@ def version_of(client: Client, campaign) -> str:
 
 
 def quiet_secret(cast, visibility=Visibility.GM, audience=()):
-    return services.procedure_resolve(
-        campaign=cast.campaign,
-        procedure_id="jump.basic_constants",
-        inputs={},
-        dice=[],
-        actor=cast.gm,
-        visibility=visibility,
-        audience=audience,
-    )
+    return quiet_roll(cast.campaign, cast.gm, visibility=visibility, audience=audience)
 
 
 def test_a_members_unchanged_poll_is_one_statement_and_writes_nothing(cast):
