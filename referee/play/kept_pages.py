@@ -66,6 +66,18 @@ def row_reader(row: tuple) -> dict:
     }
 
 
+def request_reader(campaign, request: HttpRequest) -> dict:
+    """The campaign and reader of a page rendered for ``request``, as a key wants them."""
+    return {
+        "campaign_id": campaign.pk,
+        "code": campaign.code,
+        "created_at": campaign.created_at,
+        "state_version": campaign.state_version,
+        "user_id": request.user.pk,
+        "username": request.user.get_username(),
+    }
+
+
 def page_key(*, show_all: bool, role: str = "player", **campaign_and_reader) -> str:
     return reader_key(role=role, **campaign_and_reader) + f":page:{'all' if show_all else 'first'}"
 
@@ -92,16 +104,7 @@ def render_player_page(
     waiting; for the GM, only the plain page: their lists' other pages have URLs of their own)."""
     if not keeps(request) or (role == "gm" and show_all) or len(messages.get_messages(request)):
         return HttpResponse(render_to_string(template, context, request))
-    key = page_key(
-        campaign_id=campaign.pk,
-        code=campaign.code,
-        created_at=campaign.created_at,
-        state_version=campaign.state_version,
-        user_id=request.user.pk,
-        username=request.user.get_username(),
-        show_all=show_all,
-        role=role,
-    )
+    key = page_key(show_all=show_all, role=role, **request_reader(campaign, request))
     html = render_to_string(template, {**context, "csrf_token": fragments.CSRF_PLACEHOLDER}, request)
     fragments.put(key, html)
     return HttpResponse(html.replace(fragments.CSRF_PLACEHOLDER, get_token(request)))

@@ -25,7 +25,18 @@ from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.forms import CampaignSettingsForm
 from referee.campaigns.models import Campaign
 
-from . import bindings, exports, families, fragments, kept_forms, pending, players, services, sharing
+from . import (
+    bindings,
+    exports,
+    families,
+    fragments,
+    kept_forms,
+    kept_pages,
+    pending,
+    players,
+    services,
+    sharing,
+)
 from .forms import AS_SHARED, ProcedureForm
 from .models import LogEntry, Numbering
 from .odds_panel import ODDS_TIME_LIMIT
@@ -178,14 +189,9 @@ def _page(
     if not refresh and kept_forms.keeps(request) and not len(messages.get_messages(request)):
         # Kept whole for the middleware to serve again in one statement (``kept_forms``).
         key = kept_forms.form_key(
-            campaign_id=campaign.pk,
-            code=campaign.code,
-            created_at=campaign.created_at,
-            state_version=campaign.state_version,
-            user_id=request.user.pk,
-            username=request.user.get_username(),
             procedure_id=binding.procedure_id,
             query=request.META.get("QUERY_STRING", ""),
+            **kept_pages.request_reader(campaign, request),
         )
         html = render_to_string(PAGE, {**context, "csrf_token": fragments.CSRF_PLACEHOLDER}, request)
         fragments.put(key, html)
