@@ -63,6 +63,27 @@ def _reader_id(user) -> int | None:
 AUDIENCE_VISIBILITIES = (Visibility.WHISPER, Visibility.BLIND)
 
 
+def hidden_sql(alias: str = "", reader: str = "%s") -> str:
+    """``LogEntryQuerySet.hidden`` in SQL, for the one-statement paths (the status poll, the
+    log's counts): an entry hidden from the player whose id is ``reader`` (a parameter by
+    default; NULL: a player no whisper names), its columns read through ``alias`` if given.
+    Unrevealed and not for everyone, unless whispered to that player or a blind roll of theirs."""
+    c = f"{alias}." if alias else ""
+    return (
+        f"{c}visibility <> 'everyone' AND {c}revealed_at IS NULL AND NOT ({c}visibility IN ('whisper', 'blind') "
+        f"AND coalesce({c}audience @> ARRAY[{reader}]::bigint[], false))"
+    )
+
+
+def unnumbered_sql() -> str:
+    """``LogEntryQuerySet.unnumbered`` in SQL: an entry without a number for the player whose
+    id is the one parameter, the hidden ones and the player's own unrevealed blind rolls."""
+    return (
+        "visibility <> 'everyone' AND revealed_at IS NULL "
+        "AND NOT (visibility = 'whisper' AND coalesce(audience @> ARRAY[%s]::bigint[], false))"
+    )
+
+
 class LogEntryQuerySet(models.QuerySet):
     def in_campaign(self, campaign: Campaign) -> LogEntryQuerySet:
         return self.filter(campaign=campaign)

@@ -37,7 +37,7 @@ from django.utils.crypto import constant_time_compare
 from referee.campaigns.models import Campaign, Membership
 from referee.sessions import well_formed
 
-from .models import LogEntry
+from .models import LogEntry, hidden_sql
 
 logger = logging.getLogger(__name__)
 
@@ -56,9 +56,8 @@ def member_sql() -> str:
     name), and the user's row (``user_of``)."""
     user = get_user_model()._meta.db_table
     hidden = (
-        f"(SELECT count(*) FROM {LogEntry._meta.db_table} h WHERE h.campaign_id = c.id "
-        f"AND h.visibility <> 'everyone' AND h.revealed_at IS NULL "
-        f"AND NOT (h.visibility IN ('whisper', 'blind') AND h.audience @> ARRAY[m.user_id]::bigint[]))"
+        f"(SELECT count(*) FROM {LogEntry._meta.db_table} h "
+        f"WHERE h.campaign_id = c.id AND {hidden_sql('h', 'm.user_id')})"
     )
     return (
         f"SELECT s.session_data, m.user_id, u.password, m.role, "

@@ -38,7 +38,7 @@ from referee.campaigns.models import Campaign, Membership
 from referee.fleet.models import Character, Marker, Ship, StarSystem, Unit
 
 from . import families, pending, wording
-from .models import LogEntry, Numbering
+from .models import LogEntry, Numbering, hidden_sql, unnumbered_sql
 from .players import owned_actions
 
 LOG_PAGE_SIZE = 25
@@ -71,7 +71,7 @@ def log_counts(campaign: Campaign, user=None) -> tuple[int, int]:
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT (SELECT coalesce(max(seq), 0) FROM {table} WHERE campaign_id = %s), "
-            f"(SELECT count(*) FROM {table} WHERE campaign_id = %s AND {HIDDEN_SQL})",
+            f"(SELECT count(*) FROM {table} WHERE campaign_id = %s AND {hidden_sql()})",
             [campaign.pk, campaign.pk, getattr(user, "pk", None)],
         )
         return cursor.fetchone()
@@ -84,27 +84,12 @@ def log_reading(campaign: Campaign, user=None) -> tuple[int, int, Numbering]:
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT (SELECT coalesce(max(seq), 0) FROM {table} WHERE campaign_id = %s), "
-            f"(SELECT count(*) FROM {table} WHERE campaign_id = %s AND {HIDDEN_SQL}), "
-            f"ARRAY(SELECT seq FROM {table} WHERE campaign_id = %s AND {UNNUMBERED_SQL} ORDER BY seq)",
+            f"(SELECT count(*) FROM {table} WHERE campaign_id = %s AND {hidden_sql()}), "
+            f"ARRAY(SELECT seq FROM {table} WHERE campaign_id = %s AND {unnumbered_sql()} ORDER BY seq)",
             [campaign.pk, campaign.pk, getattr(user, "pk", None), campaign.pk, getattr(user, "pk", None)],
         )
         entries, hidden, unnumbered = cursor.fetchone()
     return entries, hidden, Numbering(unnumbered)
-
-
-# An entry hidden from the player whose id is the one parameter (NULL: a player no
-# whisper names): unrevealed and not for everyone, unless whispered to that player or a
-# blind roll of theirs. ``LogEntryQuerySet.hidden`` in SQL, for the one-query paths.
-HIDDEN_SQL = (
-    "visibility <> 'everyone' AND revealed_at IS NULL "
-    "AND NOT (visibility IN ('whisper', 'blind') AND coalesce(audience @> ARRAY[%s]::bigint[], false))"
-)
-# An entry without a number for the player whose id is the one parameter: the hidden ones
-# and the player's own unrevealed blind rolls. ``LogEntryQuerySet.unnumbered`` in SQL.
-UNNUMBERED_SQL = (
-    "visibility <> 'everyone' AND revealed_at IS NULL "
-    "AND NOT (visibility = 'whisper' AND coalesce(audience @> ARRAY[%s]::bigint[], false))"
-)
 
 
 def log_page(
