@@ -26,7 +26,7 @@ from .bindings import Binding, Context
 from .bindings import Role as BindingRole
 from .effects import ChangeRecorder, apply_effects
 from .models import LogEntry, Visibility
-from .services import PlayError, _load_context, _lock, _save, _subject_record, log_append
+from .services import PlayError, _load_context, _lock, _save, _subject_record, log_append, refusal
 
 AWAITING = "@awaiting_gm"  # in a waiting roll's inputs (the hash covers it)
 ABOUT = "@about"  # the entry a reply is about, by hash and title
@@ -131,8 +131,7 @@ def player_roll(
     ctx = _load_context(campaign, binding, subjects, extras)
     unmet = binding.unmet(ctx, inputs)
     if unmet:
-        reasons = "; ".join(f"{p.text.lower().rstrip('.')} is not so ({p.rule})" for p in unmet)
-        raise PlayError(f"The rules do not allow this now: {reasons}. Ask your GM.")
+        raise PlayError(refusal(unmet, "Ask your GM."))
     outcome = rules.resolve(binding.procedure_id, inputs, None if dice is None else list(dice))
     ctx.outcome = outcome
     record = _subject_record(ctx)
@@ -225,8 +224,7 @@ def player_roll_decide(*, entry: LogEntry, actor, accept: bool) -> LogEntry:
         raise PlayError(f"Entry #{entry.seq} no longer resolves as it did; reject it and roll again.")
     unmet = binding.unmet(ctx, inputs)
     if unmet:
-        reasons = "; ".join(f"{p.text.lower().rstrip('.')} is not so ({p.rule})" for p in unmet)
-        raise PlayError(f"The rules do not allow this now: {reasons}. Reject the roll instead.")
+        raise PlayError(refusal(unmet, "Reject the roll instead."))
     changes, pending, _involved = _apply(binding, ctx, outcome)
     what = "; ".join(f"{c['name']} {c['label']} {c['before']} -> {c['after']}" for c in changes)
     return log_append(

@@ -240,10 +240,17 @@ def procedure_resolve(
     )
 
 
-def refusal(unmet: list) -> str:
-    """Why the rules refuse, in the GM's words, with the way round it."""
-    reasons = "; ".join(f"{p.text.lower().rstrip('.')} is not so ({p.rule})" for p in unmet)
-    return f"The rules do not allow this now: {reasons}. Tick “GM ruling” to go ahead anyway."
+def refusal(unmet: list, way_round: str = "Tick “GM ruling” to go ahead anyway.") -> str:
+    """Why the rules refuse, in the reader's words (each unmet condition as the rules state
+    it, with its rule), and ``way_round`` it: the GM's, a player's or an accepting GM's."""
+    reasons = "; ".join(f"{_sentence_case(p.text.rstrip('.'))} ({p.rule})" for p in unmet)
+    return f"The rules do not allow this now. Not met: {reasons}. {way_round}"
+
+
+def _sentence_case(text: str) -> str:
+    """``text`` to follow a colon: its first word in lower case, unless it is an abbreviation."""
+    first = text.split(" ", 1)[0]
+    return text if first.isupper() or any(ch.isupper() for ch in first[1:]) else text[:1].lower() + text[1:]
 
 
 def _subject_record(ctx: Context) -> dict:
