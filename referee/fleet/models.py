@@ -7,6 +7,7 @@ import uuid
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 
@@ -299,7 +300,8 @@ class EngineType(models.TextChoices):
 
 class Unit(CampaignObject):
     kind = models.CharField(max_length=16, choices=UnitKind.choices)
-    tonnage = models.PositiveIntegerField(default=0)
+    # Support vehicles weigh in half tons and less (a 20.5 t truck): the record keeps the fraction.
+    tonnage = models.FloatField(default=0, validators=[MinValueValidator(0), MaxValueValidator(100_000)])
     armor_factor = models.PositiveIntegerField(default=0)
     jump_mp = models.PositiveSmallIntegerField("jump MP", default=0)
     piloting = models.PositiveSmallIntegerField(default=5)
@@ -327,6 +329,7 @@ class Unit(CampaignObject):
     class Meta(CampaignObject.Meta):
         constraints = [
             _between("engine_hits", 0, 3, "unit_engine_hits_0_3"),
+            _between("tonnage", 0, 100_000, "unit_tonnage_0_100000"),
             _between("piloting", 0, 8, "unit_piloting_0_8"),
             _between("gunnery", 0, 8, "unit_gunnery_0_8"),
             models.CheckConstraint(condition=Q(kind__in=[k.value for k in UnitKind]), name="unit_kind_valid"),

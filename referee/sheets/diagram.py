@@ -1,5 +1,5 @@
 """The armour diagrams of a sheet page, as SVG: a 'Mech's locations front and rear, a
-ship's six facings, a vehicle's or a craft's locations, battle armour's troopers.
+ship's facings (a DropShip's four arcs, six for the rest), a vehicle's or a craft's locations, battle armour's troopers.
 
 Each location is a shape with two bars (armour, internal structure) filled to what is
 left, the lost part hatched, so damage shows at a glance; a destroyed location is struck
@@ -49,6 +49,7 @@ VEHICLE = {
     "Front": (90, 8, 120, 60),
     "Left": (20, 76, 62, 150),
     "Turret": (110, 100, 80, 70),
+    "Front Turret": (110, 176, 80, 50),
     "Rotor": (110, 100, 80, 70),
     "Right": (218, 76, 62, 150),
     "Rear": (90, 234, 120, 60),
@@ -84,6 +85,9 @@ FACING_ANGLES = {
     "Aft": 90,
     "Aft-left": 150,
     "Fore-left": 210,
+    # a DropShip's two sides, each one armour value
+    "Right Side": 0,
+    "Left Side": 180,
 }
 
 

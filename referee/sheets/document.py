@@ -12,9 +12,9 @@ keep reading what the sheet says.
 The shape is the shared contract of the sheets and the unit-file import (format 1):
 unit types ``mech``, ``vehicle``, ``battle_armor``, ``infantry``, ``aerospace_fighter``,
 ``small_craft``, ``dropship``, ``jumpship``, ``warship``, ``space_station``. Two liberties
-taken while normalising: a DropShip's four firing arcs of a unit file (Nose, Left Side,
-Right Side, Aft) become the six facings of BattleSpace (each side's armour on its fore and
-aft facing), and a mech's missing locations are added with no armour and the standard
+taken while normalising: a DropShip's four armoured arcs of a unit file (Nose, Left Side,
+Right Side, Aft) stay four (no side is counted twice; the record's fore facing of each side
+holds it), and a mech's missing locations are added with no armour and the standard
 internal structure for its tonnage.
 """
 
@@ -72,15 +72,23 @@ QUAD_LOCATIONS = (
 TRIPOD_LOCATIONS = (*BIPED_LOCATIONS, "Center Leg")
 TORSOS = ("Center Torso", "Left Torso", "Right Torso")  # the locations with rear armour
 SIX_SLOT_LOCATIONS = {"Head", "Left Leg", "Right Leg", "Center Leg", *QUAD_LOCATIONS[4:]}
-VEHICLE_LOCATIONS = ("Front", "Left", "Right", "Rear", "Turret", "Rotor")
+VEHICLE_LOCATIONS = ("Front", "Left", "Right", "Rear", "Turret", "Front Turret", "Rotor")
 VEHICLE_BASE = ("Front", "Left", "Right", "Rear")
 WING_LOCATIONS = ("Nose", "Left Wing", "Right Wing", "Aft")
 SHIP_FACINGS = ("Nose", "Fore-left", "Fore-right", "Aft-left", "Aft-right", "Aft")
-SHIP_ARCS = (*SHIP_FACINGS, "Left Broadside", "Right Broadside", "Hull")
+# A DropShip's armour as its record sheet (and its unit file) gives it: four arcs, each side one.
+DROPSHIP_FACINGS = ("Nose", "Left Side", "Right Side", "Aft")
+SHIP_ARCS = (*SHIP_FACINGS, "Left Side", "Right Side", "Left Broadside", "Right Broadside", "Hull")
 FOUR_ARCS = {"Left Side": ("Fore-left", "Aft-left"), "Right Side": ("Fore-right", "Aft-right")}
-FACING_FIELDS = dict(
-    zip(SHIP_FACINGS, ("nose", "fore_left", "fore_right", "aft_left", "aft_right", "aft"), strict=True)
-)
+# The record's armour fields of each facing. A DropShip's side is one armour value: it is the
+# record's fore facing of that side, and the aft facing of that side holds none of its own.
+FACING_FIELDS = {
+    **dict(
+        zip(SHIP_FACINGS, ("nose", "fore_left", "fore_right", "aft_left", "aft_right", "aft"), strict=True)
+    ),
+    "Left Side": "fore_left",
+    "Right Side": "fore_right",
+}
 
 # Where damage goes once a location is destroyed (the damage-transfer diagram).
 TRANSFER = {
@@ -96,8 +104,18 @@ TRANSFER = {
     "Left Torso": "Center Torso",
     "Right Torso": "Center Torso",
 }
-# A side torso destroyed takes its arm with it.
+# A side torso destroyed takes its arm with it, and a four-legged 'Mech's front leg on that side
+# (Total Warfare, Damage Transfer).
 CARRIES = {"Left Torso": "Left Arm", "Right Torso": "Right Arm"}
+QUAD_CARRIES = {"Left Torso": "Front Left Leg", "Right Torso": "Front Right Leg"}
+
+
+def carried_with(doc: dict, name: str) -> str | None:
+    """The location lost with ``name`` when it is destroyed: a side torso's arm, or on a quad
+    its front leg."""
+    table = QUAD_CARRIES if doc.get("config") == "Quad" else CARRIES
+    return table.get(name)
+
 
 # Standard internal structure by tonnage: centre torso, each side torso, each arm, each leg
 # (the head always has 3). TechManual's table for Inner Sphere and Clan 'Mechs alike.
@@ -126,6 +144,8 @@ HEAD_STRUCTURE = 3
 HEAD_ARMOR_MAX = 9
 
 CREW_KEYS = ("crew", "officers", "enlisted", "gunners", "pilots", "passengers", "marines", "battle_armor")
+# Engines that burn fuel (or draw power) rather than fuse it: the record's engine type "ice".
+COMBUSTION_ENGINES = ("ICE", "I.C.E.", "FUEL CELL", "STEAM", "BATTERY", "SOLAR", "EXTERNAL", "MAGLEV", "NONE")
 MOVEMENT_KEYS = ("walk", "run", "jump", "cruise", "flank", "safe_thrust", "max_thrust", "umu")
 # A ship's systems that take critical boxes (from landed units' attacks), as the rules name them.
 CRITICAL_SYSTEMS = ("Weapon bays", "Bay doors", "Doors", "Maneuvering thrusters", "Transit drive")
@@ -395,7 +415,7 @@ def normalise(doc: Any) -> dict:
     if unit_type == "infantry" or doc.get("platoon"):
         out["platoon"] = _platoon(doc.get("platoon"))
     if unit_type in SHIP_TYPES or doc.get("facings"):
-        out["facings"] = _facings(doc.get("facings"))
+        out["facings"] = _facings(doc.get("facings"), unit_type)
     if unit_type in SHIP_TYPES or unit_type in WINGED or doc.get("structural_integrity"):
         si = _object(doc.get("structural_integrity"), "The structural integrity", ("value", "max"))
         out["structural_integrity"] = _pair(si, "value", "max", "Structural integrity", high=10_000)
@@ -553,7 +573,7 @@ def _where_on(raw: dict, what: str, arcs) -> str:
 
 
 def _weapon(raw: Any, i: int, arcs) -> dict:
-    w = _object(raw, f"Weapon {i + 1}", ("name", "location", "rear", "destroyed", "bay", "count"))
+    w = _object(raw, f"Weapon {i + 1}", ("name", "location", "rear", "destroyed", "bay", "count", "mount"))
     name = _text(w.get("name"), f"Weapon {i + 1}'s name", limit=80)
     if not name:
         raise SheetError(f"Weapon {i + 1} has no name.")
@@ -564,23 +584,37 @@ def _weapon(raw: Any, i: int, arcs) -> dict:
         "destroyed": _flag(w.get("destroyed"), f"The {name} destroyed"),
         "bay": _text(w.get("bay"), f"The {name}'s bay", limit=80) or None,
         "count": _number(w.get("count", 1), f"The number of {name}", low=1, high=1000),
+        **_mount(w, name),
     }
 
 
+def _mount(raw: dict, name: str) -> dict:
+    """How an item is mounted, where the file says (a battle-armour pod, a modular mount, a
+    turret): only present when given."""
+    mount = _text(raw.get("mount"), f"The {name}'s mount", limit=80)
+    return {"mount": mount} if mount else {}
+
+
 def _equipment(raw: Any, i: int, arcs) -> dict:
-    e = _object(raw, f"Equipment {i + 1}", ("name", "location", "shots", "rear", "destroyed", "count"))
+    e = _object(
+        raw,
+        f"Equipment {i + 1}",
+        ("name", "location", "shots", "rear", "destroyed", "count", "mount", "size"),
+    )
     name = _text(e.get("name"), f"Equipment {i + 1}'s name", limit=80)
     if not name:
         raise SheetError(f"Equipment {i + 1} has no name.")
     out: dict[str, Any] = {"name": name, "location": _where_on(e, f"The {name}", arcs)}
     if e.get("shots") not in (None, ""):
         out["shots"] = _number(e["shots"], f"Shots of {name}", high=100_000)
+    if e.get("size") not in (None, ""):
+        out["size"] = _number(e["size"], f"The size of {name}", high=1_000_000, whole=False)
     for key in ("rear", "destroyed"):
         if e.get(key):
             out[key] = _flag(e[key], f"The {name} {key}")
     if e.get("count") not in (None, "", 1):
         out["count"] = _number(e["count"], f"The number of {name}", low=1, high=1000)
-    return out
+    return {**out, **_mount(e, name)}
 
 
 def _pilot(raw: Any) -> dict:
@@ -606,26 +640,29 @@ def _platoon(raw: Any) -> dict:
     return {**pair, "weapon": _text(p.get("weapon"), "The platoon's weapon", limit=80)}
 
 
-def _facings(raw: Any) -> list[dict]:
+def _facings(raw: Any, unit_type: str = "") -> list[dict]:
+    """A ship's armour by facing, exactly as given: a DropShip's four arcs (Nose, Left Side,
+    Right Side, Aft) or the six facings of a JumpShip, WarShip or station. A side is never
+    copied onto two facings, so the sheet's armour is the file's."""
     given = _list(raw, "The facings", 10)
     by_name: dict[str, dict] = {}
-    named: set[str] = set()
     for i, f in enumerate(given):
         f = _object(f, f"Facing {i + 1}", ("name", "armor", "armor_max"))
         name = _text(f.get("name"), f"Facing {i + 1}'s name")
-        if name in FOUR_ARCS:
-            for facing in FOUR_ARCS[name]:
-                by_name.setdefault(facing, {**f, "name": facing})
-            continue
-        if name not in SHIP_FACINGS:
+        if name not in SHIP_FACINGS and name not in DROPSHIP_FACINGS:
             raise SheetError(f"A ship has no facing “{name}”: its facings are {', '.join(SHIP_FACINGS)}.")
-        if name in named:
+        if name in by_name:
             raise SheetError(f"The facing {name} is listed twice.")
-        named.add(name)
         by_name[name] = f
-    return [
-        {"name": n, **_pair(by_name.get(n, {}), "armor", "armor_max", f"{n} armour")} for n in SHIP_FACINGS
-    ]
+    sides = [n for n in by_name if n in FOUR_ARCS]
+    split = [n for n in by_name if n in SHIP_FACINGS and n not in DROPSHIP_FACINGS]
+    if sides and split:
+        raise SheetError(
+            f"The facings mix a DropShip's side ({sides[0]}) with a facing of six ({split[0]}): "
+            "give Nose, Left Side, Right Side and Aft, or all six facings."
+        )
+    names = DROPSHIP_FACINGS if sides or (not split and unit_type == "dropship") else SHIP_FACINGS
+    return [{"name": n, **_pair(by_name.get(n, {}), "armor", "armor_max", f"{n} armour")} for n in names]
 
 
 def _bay(raw: Any, i: int) -> dict:
@@ -657,6 +694,8 @@ def damage(doc: dict, name: str, amount: int, *, rear: bool = False) -> tuple[di
     """``amount`` points of damage on location ``name``: armour first (rear armour for a
     rear hit on a torso), then internal structure, and what is left over goes on inwards
     as the transfer diagram says (arm or leg to its side torso, side torso to centre torso).
+    Damage that passes on from a rear hit lands on the next location's rear armour (Total
+    Warfare, Damage Transfer); a head hit that does no damage does not wound the pilot.
     Winged craft and ships take what passes the armour on their structural integrity.
     Returns the new sheet and one line per location hit."""
     amount = int(amount)
@@ -666,11 +705,11 @@ def damage(doc: dict, name: str, amount: int, *, rear: bool = False) -> tuple[di
     notes: list[str] = []
     unit_type = doc["unit_type"]
     target: str | None = name
-    first = True
+    dealt = amount
     while target and amount > 0:
         loc = location(doc, target)
         hit, parts = 0, []
-        armour_key = "rear_armor" if rear and first and "rear_armor" in loc else "armor"
+        armour_key = "rear_armor" if rear and "rear_armor" in loc else "armor"
         if not loc.get("destroyed"):
             taken = min(loc.get(armour_key, 0), amount)
             if taken:
@@ -713,10 +752,9 @@ def damage(doc: dict, name: str, amount: int, *, rear: bool = False) -> tuple[di
             target = nxt
         else:
             target = None
-        first = False
     if amount > 0:
         notes.append(f"{amount} damage beyond what the unit could take is lost.")
-    if name == "Head" and unit_type == "mech" and "pilot" in doc:
+    if name == "Head" and unit_type == "mech" and "pilot" in doc and dealt > 0:
         doc, more = pilot_hit(doc, 1, why="a hit to the head")
         notes.extend(more)
     return doc, notes
@@ -728,7 +766,7 @@ def _destroyed(doc: dict, name: str) -> list[str]:
         if name in ("Head", "Center Torso"):
             doc["destroyed"] = True
             notes.append(f"{display_name(doc) or 'The ’Mech'} is destroyed ({name.lower()} gone).")
-        carried = CARRIES.get(name)
+        carried = carried_with(doc, name)
         if carried:
             try:
                 arm = location(doc, carried)
@@ -740,7 +778,7 @@ def _destroyed(doc: dict, name: str) -> list[str]:
         for slot in doc.get("criticals", {}).get(name, []):
             slot["hit"] = slot["hit"] or slot["name"] is not None
     for weapon in doc.get("weapons", []):
-        if weapon["location"] == name or (weapon["location"] == CARRIES.get(name)):
+        if weapon["location"] == name or (weapon["location"] == carried_with(doc, name)):
             weapon["destroyed"] = True
     return notes
 
@@ -881,7 +919,7 @@ def record_fields(doc: dict, record: str) -> dict[str, Any]:
         return fields
     movement, pilot = doc.get("movement", {}), doc.get("pilot")
     if record == "unit":
-        fields["tonnage"] = int(doc.get("tonnage", 0))
+        fields["tonnage"] = doc.get("tonnage", 0)  # 20.5 t stays 20.5 t
         fields["armor_factor"] = armour_total(doc)
         if doc["unit_type"] == "battle_armor":  # the campaign counts battle armour per trooper
             fields["armor_factor"] = max(
@@ -892,7 +930,7 @@ def record_fields(doc: dict, record: str) -> dict[str, Any]:
         if doc.get("criticals"):
             fields["engine_hits"] = min(3, engine_hits(doc))
         if "engine" in doc:
-            fields["engine_type"] = "ice" if doc["engine"]["type"].upper() in ("ICE", "I.C.E.") else "fusion"
+            fields["engine_type"] = "ice" if doc["engine"]["type"].upper() in COMBUSTION_ENGINES else "fusion"
         if pilot:
             fields["gunnery"], fields["piloting"] = pilot["gunnery"], pilot["piloting"]
         return fields

@@ -18,18 +18,37 @@ from .text import parse_int, parse_number, shown
 # MegaMek's <UnitType> → the sheet's unit type.
 UNIT_TYPES = {
     "tank": "vehicle",
+    "supporttank": "vehicle",
     "vtol": "vehicle",
+    "supportvtol": "vehicle",
     "battlearmor": "battle_armor",
     "infantry": "infantry",
     "convinfantry": "infantry",
     "aero": "aerospace_fighter",
     "aerospacefighter": "aerospace_fighter",
     "convfighter": "aerospace_fighter",
+    "fixedwingsupport": "aerospace_fighter",
     "smallcraft": "small_craft",
     "dropship": "dropship",
     "jumpship": "jumpship",
     "warship": "warship",
     "spacestation": "space_station",
+}
+# Unit types MegaMek reads that a record sheet here cannot hold yet, and why, in words.
+NOT_YET = {
+    "protomech": "ProtoMechs are not supported yet: the record sheet has no ProtoMech locations "
+    "(head, torso, arms, legs and main gun).",
+    "protomek": "ProtoMechs are not supported yet: the record sheet has no ProtoMech locations "
+    "(head, torso, arms, legs and main gun).",
+    "gunemplacement": "gun emplacements are not supported yet: an emplacement's guns sit in a building, "
+    "and the record sheet has no building.",
+    "largesupporttank": "large support vehicles are not supported yet: their sheet has six sides "
+    "(front, front-left, front-right, rear-left, rear-right, rear), which a vehicle sheet here does not have.",
+    "mech": "'Mechs written as building-block files are not supported yet: save the 'Mech as an .mtf file "
+    "(MegaMekLab writes one) and import that.",
+    "mek": "'Mechs written as building-block files are not supported yet: save the 'Mech as an .mtf file "
+    "(MegaMekLab writes one) and import that.",
+    "handheldweapon": "handheld weapons are equipment, not units: there is no record sheet to make of one.",
 }
 DEFAULT_UNIT_TYPE = {
     "vehicle": "Tank",
@@ -65,6 +84,16 @@ MOTIONS = (
     "Aerodyne",
     "Spheroid",
     "Station Keeping",
+    "Station-Keeping",
+    "Biped",
+    "Quad",
+    "None",
+    "Motorized SCUBA",
+    "Inf. Leg",
+    "Inf. Jump",
+    "Inf. Motorized",
+    "Inf. UMU",
+    "Aerospace",
 )
 
 # (sheet location, names of its equipment block in files, the first being what the writer uses)
@@ -75,33 +104,40 @@ _FRONT, _RIGHT, _LEFT, _REAR = (
     ("Rear", ("Rear",)),
 )
 _TURRET = ("Turret", ("Turret",))
+_DUAL_TURRETS = [("Turret", ("Rear Turret", "Turret")), ("Front Turret", ("Front Turret",))]
 _ROTOR, _BODY = ("Rotor", ("Rotor",)), ("Body", ("Body",))
 _NOSE, _AFT = ("Nose", ("Nose",)), ("Aft", ("Aft",))
 _FIGHTER = [_NOSE, ("Left Wing", ("Left Wing",)), ("Right Wing", ("Right Wing",)), _AFT]
 # A winged craft's sheet has only its four arcs: what sits in the fuselage, wings or hull has no arc ("").
-_FIGHTER_EXTRA = [("", ("Fuselage", "Wings"))]
+_FIGHTER_EXTRA = [("", ("Fuselage", "Wings", "Body"))]
 _CRAFT = [
     _NOSE,
     ("Left Wing", ("Left Side", "Left Wing")),
     ("Right Wing", ("Right Side", "Right Wing")),
     _AFT,
 ]
-# A DropShip's side arcs are one armour value each; the sheet keeps six facings (a side's
-# armour on its fore and aft facing) and its side weapons on the fore facing of that side.
-_DROPSHIP = [_NOSE, ("Fore-left", ("Left Side",)), ("Fore-right", ("Right Side",)), _AFT]
-_DROPSHIP_ARMOR = ("Nose", "Left Side", "Right Side", "Aft")
+# A DropShip's four armoured arcs, as its file and its record sheet give them: each side is one
+# armour value, and weapons on a side that fire aft are marked rear-mounted ("(R)").
+_DROPSHIP = [_NOSE, ("Left Side", ("Left Side",)), ("Right Side", ("Right Side",)), _AFT]
 _CRAFT_EXTRA = [("", ("Hull",))]
 _HULL = [("Hull", ("Hull",))]
+# A JumpShip's, WarShip's or station's six arcs in the order of the file's armour values
+# (MegaMek's Jumpship locations: nose, front sides, aft, aft sides).
 _CAPITAL = [
     _NOSE,
-    ("Fore-left", ("Front Left Side", "Left Front Side", "FLS")),
-    ("Fore-right", ("Front Right Side", "Right Front Side", "FRS")),
+    ("Fore-left", ("Left Front Side", "Front Left Side", "FLS")),
+    ("Fore-right", ("Right Front Side", "Front Right Side", "FRS")),
+    _AFT,
     ("Aft-left", ("Aft Left Side", "Left Aft Side", "ALS")),
     ("Aft-right", ("Aft Right Side", "Right Aft Side", "ARS")),
-    _AFT,
 ]
-_BROADSIDES = [("Left Broadside", ("Left Broadside", "LBS")), ("Right Broadside", ("Right Broadside", "RBS"))]
+_BROADSIDES = [
+    ("Left Broadside", ("Left Broadsides", "Left Broadside", "LBS")),
+    ("Right Broadside", ("Right Broadsides", "Right Broadside", "RBS")),
+]
 
+# Bays and other transporters of a <transporters> block (MegaMek's BLKFile.addTransports): the
+# file's word → the sheet's bay type.
 BAY_TYPES = {
     "cargobay": "Cargo",
     "liquidcargobay": "Liquid cargo",
@@ -110,34 +146,69 @@ BAY_TYPES = {
     "livestockcargobay": "Livestock",
     "asfbay": "Fighter",
     "smallcraftbay": "Small Craft",
+    "mekbay": "Mech",
     "mechbay": "Mech",
+    "protomekbay": "ProtoMech",
     "protomechbay": "ProtoMech",
     "lightvehiclebay": "Light Vehicle",
     "heavyvehiclebay": "Heavy Vehicle",
     "superheavyvehiclebay": "Super Heavy Vehicle",
+    "infantrybay": "Infantry",
     "battlearmorbay": "Battle Armor",
     "dropshuttlebay": "Drop Shuttle",
+    "navalrepairpressurized": "Naval repair (pressurized)",
+    "navalrepairunpressurized": "Naval repair (unpressurized)",
+    "reinforcedrepairfacility": "Reinforced repair facility",
+    "crewquarters": "Crew quarters",
+    "steeragequarters": "Steerage quarters",
+    "2ndclassquarters": "Second-class quarters",
+    "1stclassquarters": "First-class quarters",
+    "pillionseats": "Pillion seats",
+    "standardseats": "Standard seats",
+    "ejectionseats": "Ejection seats",
+    "bay": "Bay",
     "troopspace": "Troop space",
 }
-BAY_KEY_OF = {name: key for key, name in BAY_TYPES.items()}
-CREW_KEYS = ("crew", "officers", "gunners", "passengers", "marines")
-BA_MOUNTS = {"LA": "Left Arm", "RA": "Right Arm", "Body": "Body", "Turret": "Turret"}
-BA_MOUNT_OF = {name: code for code, name in BA_MOUNTS.items()}
+# The word written back for each sheet bay type (MegaMek's current spelling).
+BAY_KEY_OF = {name: key for key, name in reversed(BAY_TYPES.items())}
+PLATOONS = ("foot", "jump", "motorized", "mechanized")
+CREW_KEYS = (("crew", "crew"), ("officers", "officers"), ("gunners", "gunners"), ("passengers", "passengers"),
+             ("marines", "marines"), ("battlearmor", "battle_armor"))  # fmt: skip
+BA_MOUNTS = {"LA": "Left Arm", "RA": "Right Arm", "Body": "Body", "TU": "Turret", "Turret": "Turret"}
+BA_MOUNT_OF = {"Left Arm": "LA", "Right Arm": "RA", "Body": "Body", "Turret": "TU"}
+# How an item is mounted, from a line's suffix, and back.
+MOUNT_SUFFIXES = {
+    ":OMNI": "omni-pod",
+    ":DWP": "detachable weapon pack",
+    ":SSWM": "squad support weapon mount",
+    ":APM": "anti-personnel weapon mount",
+    "(ST)": "sponson turret",
+    "(PT)": "pintle turret",
+    "(T)": "turret",
+}
+SUFFIX_OF_MOUNT = {mount: suffix for suffix, mount in MOUNT_SUFFIXES.items()}
 BA_WEIGHT = {0: 0.4, 1: 0.75, 2: 1.0, 3: 1.5, 4: 2.0}  # most tons per trooper of each weight class
 LEVEL_WORDS = {"introductory": 1, "standard": 2, "advanced": 3, "experimental": 4, "unofficial": 5}
 _SHOTS = re.compile(r"Shots(\d{1,6})#?", re.IGNORECASE)
+_SIZE = re.compile(r":SIZE:([0-9.]{1,12})$", re.IGNORECASE)
 
 
-def read_blk(lines: list[str]) -> dict[str, Any]:
+def read_blk(lines: list[str], warnings: list[str] | None = None) -> dict[str, Any]:
+    """A building-block file's sheet. Lines that cannot be read but leave the unit whole are
+    told in ``warnings`` (when given) instead of refusing the file."""
+    warnings = [] if warnings is None else warnings
     blocks = Blocks(parse_blocks(lines))
     blocks.has("BlockVersion")
     blocks.has("Version")
     raw_type = blocks.text("UnitType", required="what kind of unit this is") or ""
-    unit_type = UNIT_TYPES.get(raw_type.strip().lower().replace(" ", ""))
+    key = raw_type.strip().lower().replace(" ", "")
+    if key in NOT_YET:
+        raise UnitFileError(NOT_YET[key][:1].upper() + NOT_YET[key][1:])
+    unit_type = UNIT_TYPES.get(key)
     if unit_type is None:
         raise UnitFileError(
-            f"the unit type “{shown(raw_type)}” is not one this import reads (Tank, VTOL, BattleArmor, Infantry, "
-            "Aero, ConvFighter, SmallCraft, Dropship, Jumpship, Warship, SpaceStation).",
+            f"the unit type “{shown(raw_type)}” is not one MegaMek writes (Tank, SupportTank, VTOL, BattleArmor, "
+            "Infantry, Aero, ConvFighter, FixedWingSupport, SmallCraft, Dropship, Jumpship, Warship, SpaceStation).",
             line=blocks.line_of("UnitType"),
         )
     doc: dict[str, Any] = {"format": 1, "unit_type": unit_type}
@@ -147,25 +218,46 @@ def read_blk(lines: list[str]) -> dict[str, Any]:
     doc["chassis"] = name
     doc["model"] = blocks.text("Model", default="") or ""
     _read_type(blocks, doc)
-    doc["year"] = blocks.int("year", what="the year", low=1, high=9999, required=True)
+    year = blocks.peek("year")
+    if year:
+        doc["year"] = _soft_int(blocks, "year", "the year", 1, 9999, warnings)
     extra_transporters: list[str] = []
     if unit_type == "vehicle":
-        _read_vehicle(blocks, doc, raw_type)
+        _read_vehicle(blocks, doc, key, warnings)
     elif unit_type == "battle_armor":
-        _read_battle_armor(blocks, doc)
+        _read_battle_armor(blocks, doc, warnings)
     elif unit_type == "infantry":
-        _read_infantry(blocks, doc)
+        _read_infantry(blocks, doc, warnings)
     else:
-        _read_aero(blocks, doc, unit_type)
+        _read_aero(blocks, doc, unit_type, key, warnings)
     if unit_type not in ("battle_armor", "infantry"):
-        bays, extra_transporters = _read_transporters(blocks)
+        bays, collars, extra_transporters, bay_keys = _read_transporters(blocks, warnings)
         if bays or unit_type in SHIP_TYPES:
             doc["bays"] = bays
+        if collars:
+            doc["docking_collars"] = doc.get("docking_collars", 0) + collars
+    else:
+        bay_keys = []
     extra: dict[str, Any] = {"unit_type": raw_type.strip(), "blocks": blocks.leftover()}
+    if "_mixed_chassis" in doc:
+        extra["mixed_chassis"] = doc.pop("_mixed_chassis")
     if extra_transporters:
         extra["transporters"] = extra_transporters
+    if bay_keys and any(
+        k != BAY_KEY_OF.get(b["type"]) for k, b in zip(bay_keys, doc.get("bays", []), strict=False)
+    ):
+        extra["bay_keys"] = bay_keys
     doc["source"] = {"format": "blk", "extra": extra}
     return doc
+
+
+def _soft_int(blocks: Blocks, tag: str, what: str, low: int, high: int, warnings: list[str]) -> int | None:
+    """A whole number the sheet can do without: one that cannot be read is a warning."""
+    try:
+        return blocks.int(tag, what=what, low=low, high=high)
+    except UnitFileError as error:
+        warnings.append(f"{error} It is left out.")
+        return None
 
 
 def _read_type(blocks: Blocks, doc: dict) -> None:
@@ -179,6 +271,8 @@ def _read_type(blocks: Blocks, doc: dict) -> None:
         )
     doc["tech_base"] = base
     low = text.lower()
+    if base == "Mixed":
+        doc["_mixed_chassis"] = "Clan" if "clan" in low else "IS"
     match = re.search(r"level\s*(\d)", low)
     if match:
         doc["rules_level"] = int(match.group(1))
@@ -188,23 +282,36 @@ def _read_type(blocks: Blocks, doc: dict) -> None:
                 doc["rules_level"] = level
 
 
-def _motion(blocks: Blocks, doc: dict, *, required: bool) -> None:
+def tech_type(doc: dict) -> str:
+    """The <type> line MegaMek reads for the sheet's tech base and rules level."""
+    level = doc.get("rules_level")
+    if doc.get("tech_base") == "Mixed":
+        chassis = "Clan" if _extra(doc).get("mixed_chassis") == "Clan" else "IS"
+        words = {3: " Advanced", 4: " Experimental", 5: " Unofficial"}
+        return f"Mixed ({chassis} Chassis){words.get(level, '')}"
+    if doc.get("tech_base") == "Clan":
+        return f"Clan Level {min(5, max(2, level or 2))}"
+    return f"IS Level {min(5, max(1, level or 2))}"
+
+
+def _motion(blocks: Blocks, doc: dict, warnings: list[str], *, required: bool) -> None:
     text = blocks.text("motion_type", required="how it moves" if required else None)
     if text is None:
         return
     known = {m.lower(): m for m in MOTIONS}
-    if text.strip().lower() not in known:
-        raise UnitFileError(
-            f"the motion type “{shown(text)}” is not one this reader knows.",
-            line=blocks.line_of("motion_type"),
-        )
-    doc["motion"] = known[text.strip().lower()]
+    motion = known.get(text.strip().lower())
+    if motion is None:
+        motion = text.strip()[:40]
+        if doc["unit_type"] != "infantry":  # an infantry platoon's mount (a horse, a camel) is its motion
+            warnings.append(
+                f"The motion type “{shown(text)}” is not one this reader knows; it is kept as written."
+            )
+    doc["motion"] = motion
 
 
-def _engine(blocks: Blocks, doc: dict) -> None:
-    code = blocks.int("engine_type", what="the engine type code", low=0, high=13)
-    if code is not None:
-        doc["engine"] = {"type": t.BLK_ENGINE_CODES[code]}
+def _engine(blocks: Blocks, doc: dict, warnings: list[str]) -> None:
+    code = _soft_int(blocks, "engine_type", "the engine type code", 0, 13, warnings)
+    doc["engine"] = {"type": t.BLK_ENGINE_CODES[0 if code is None else code], "rating": 0}
 
 
 def _armor(blocks: Blocks, counts: tuple[int, ...], *, high: int, what: str) -> list[int]:
@@ -231,6 +338,46 @@ def _tonnage(blocks: Blocks, *, high: float) -> int | float:
 # --- items in location blocks ------------------------------------------------------------------
 
 
+def parse_item(text: str, line: int) -> dict[str, Any]:
+    """One equipment line: ``(R)`` and ``(B)`` in front (rear-mounted, a new weapon bay), a
+    mount, a facing or a size after the name, shots after a colon for ammunition."""
+    item: dict[str, Any] = {"rear": False, "new_bay": False}
+    text = text.strip()
+    while text[:4].upper() in ("(R) ", "(B) "):
+        item["rear" if text[:4].upper() == "(R) " else "new_bay"] = True
+        text = text[4:].strip()
+    size = _SIZE.search(text)
+    if size:
+        item["size"] = parse_number(size.group(1), what="The size", low=0, high=1_000_000, line=line)
+        text = text[: size.start()].strip()
+    changed = True
+    while changed:
+        changed = False
+        upper = text.upper()
+        for suffix, mount in MOUNT_SUFFIXES.items():
+            if upper.endswith(suffix):
+                item["mount"] = mount
+                text, changed = text[: -len(suffix)].strip(), True
+                break
+        else:
+            for facing in ("(FL)", "(FR)", "(RL)", "(RR)", "(R)"):
+                if upper.endswith(facing):
+                    item["rear"] = item["rear"] or facing == "(R)"
+                    text, changed = text[: -len(facing)].strip(), True
+                    break
+    name, shots = text, None
+    if ":" in text:
+        head, _, tail = text.rpartition(":")
+        if re.fullmatch(r"\d{1,9}", tail.strip()):
+            name = head.strip()
+            shots = parse_int(tail, what="The number of shots", low=0, high=100_000, line=line)
+    if not name:
+        raise UnitFileError("an equipment line names nothing.", line=line)
+    item["name"] = name
+    item["shots"] = shots
+    return item
+
+
 def _items(blocks: Blocks, table: list, doc: dict, *, bays: bool) -> None:
     weapons: list[dict] = []
     equipment: list[dict] = []
@@ -238,25 +385,12 @@ def _items(blocks: Blocks, table: list, doc: dict, *, bays: bool) -> None:
         bay_number = 0
         for file_name in names:
             for text, line in blocks.values(f"{file_name} Equipment"):
-                rear = new_bay = False
-                while text.startswith(("(R) ", "(B) ")):
-                    if text.startswith("(R) "):
-                        rear = True
-                    else:
-                        new_bay = True
-                    text = text[4:].strip()
-                if not text:
-                    raise UnitFileError("an equipment line names nothing.", line=line)
-                name, shots = text, None
-                if ":" in text and "ammo" in text.lower():
-                    head, _, tail = text.rpartition(":")
-                    if re.fullmatch(r"\d{1,9}", tail.strip()):
-                        name = head.strip()
-                        shots = parse_int(tail, what="The number of shots", low=0, high=100_000, line=line)
-                if t.is_weapon(name):
+                parsed = parse_item(text, line)
+                name, rear, new_bay = parsed["name"], parsed["rear"], parsed["new_bay"]
+                if parsed["shots"] is None and t.is_weapon(name):
                     if bays and (bay_number == 0 or new_bay):
                         bay_number += 1
-                    bay = f"{location} bay {bay_number}" if bays else None
+                    bay = f"{location or 'Hull'} bay {bay_number}" if bays else None
                     previous = weapons[-1] if weapons else None
                     if (
                         bays
@@ -267,25 +401,38 @@ def _items(blocks: Blocks, table: list, doc: dict, *, bays: bool) -> None:
                     ):
                         previous["count"] += 1
                         continue
-                    weapons.append(
-                        {
-                            "name": name,
-                            "location": location,
-                            "rear": rear,
-                            "destroyed": False,
-                            "bay": bay,
-                            "count": 1,
-                        }
-                    )
+                    weapon = {
+                        "name": name,
+                        "location": location,
+                        "rear": rear,
+                        "destroyed": False,
+                        "bay": bay,
+                        "count": 1,
+                    }
+                    if parsed.get("mount"):
+                        weapon["mount"] = parsed["mount"]
+                    weapons.append(weapon)
                 else:
                     item: dict[str, Any] = {"name": name, "location": location}
-                    if shots is not None:
-                        item["shots"] = shots
+                    for key in ("shots", "size", "mount"):
+                        if parsed.get(key) is not None:
+                            item[key] = parsed[key]
                     if rear:
                         item["rear"] = True
                     equipment.append(item)
     doc["weapons"] = weapons
     doc["equipment"] = equipment
+
+
+def _item_line(item: dict, *, rear_prefix: bool = True) -> str:
+    text = f"{'(R) ' if item.get('rear') and rear_prefix else ''}{item['name']}"
+    if item.get("mount") in SUFFIX_OF_MOUNT:
+        text += SUFFIX_OF_MOUNT[item["mount"]]
+    if item.get("size") is not None:
+        text += f":SIZE:{float(item['size'])}"
+    if item.get("shots") is not None:
+        text += f":{item['shots']}"
+    return text
 
 
 def _write_items(out: list[str], table: list, doc: dict) -> None:
@@ -295,86 +442,125 @@ def _write_items(out: list[str], table: list, doc: dict) -> None:
         for weapon in doc.get("weapons", []):
             if weapon.get("location") != location:
                 continue
-            prefix = "(R) " if weapon.get("rear") else ""
             for copy in range(max(1, int(weapon.get("count", 1)))):
-                marker = "(B) " if copy == 0 and lines and weapon.get("bay") != bay else ""
-                lines.append(f"{prefix}{marker}{weapon['name']}")
+                marker = "(B) " if copy == 0 and weapon.get("bay") and weapon.get("bay") != bay else ""
+                line = _item_line(weapon)
+                if marker:
+                    line = f"(R) {marker}{line[4:]}" if weapon.get("rear") else marker + line
+                lines.append(line)
             bay = weapon.get("bay")
         for item in doc.get("equipment", []):
-            if item.get("location") != location:
-                continue
-            text = f"{'(R) ' if item.get('rear') else ''}{item['name']}"
-            if item.get("shots") is not None:
-                text += f":{item['shots']}"
-            lines.append(text)
+            if item.get("location") == location:
+                lines.append(_item_line(item))
         write_block(out, f"{names[0]} Equipment", lines)
 
 
 # --- transporters -----------------------------------------------------------------------------
 
 
-def _read_transporters(blocks: Blocks) -> tuple[list[dict], list[str]]:
+def _read_transporters(blocks: Blocks, warnings: list[str]) -> tuple[list[dict], int, list[str], list[str]]:
+    """(bays, docking collars, lines kept as written, each bay's own word) of the <transporters>
+    block, read as MegaMek reads it: ``word:size:doors[:bay number[:platoon or facing...]]``,
+    a ``dockingcollar`` line per collar, ``:omni`` and ``arts`` marks ignored."""
     bays: list[dict] = []
+    keys: list[str] = []
     kept: list[str] = []
+    collars = 0
     for text, line in blocks.values("transporters"):
-        key, _, rest = text.partition(":")
-        kind = BAY_TYPES.get(key.strip().lower())
-        parts = rest.split(":") if rest else []
-        if kind is None or not 1 <= len(parts) <= 3:
+        low = text.strip().lower().replace(":omni", "")
+        if low.startswith("arts"):
+            low = low[4:]
+        word, _, rest = low.partition(":")
+        word = word.strip()
+        if word == "dockingcollar":
+            collars += 1
+            continue
+        kind = BAY_TYPES.get(word)
+        if kind is None:
+            kept.append(text)  # handles, clamps, pods: nothing a bay row holds
+            continue
+        parts = [p.strip() for p in rest.split(":")] if rest else []
+        try:
+            capacity = parse_number(parts[0] if parts else "", what=f"The {kind.lower()} bay's size",
+                                    low=0, high=10**7, line=line)  # fmt: skip
+            doors = 0
+            if len(parts) > 1 and parts[1]:
+                doors = parse_int(parts[1], what="The number of bay doors", low=0, high=1000, line=line)
+        except UnitFileError as error:
+            warnings.append(f"{error} The bay is left off the sheet.")
             kept.append(text)
             continue
-        bay: dict[str, Any] = {
-            "type": kind,
-            "capacity": parse_number(
-                parts[0], what=f"The {kind.lower()} bay's capacity", low=0, high=10**7, line=line
-            ),
-        }
-        if len(parts) > 1:
-            bay["doors"] = parse_int(parts[1], what="The number of bay doors", low=0, high=1000, line=line)
-        if len(parts) > 2:  # the bay's number: the writer numbers bays in order
-            parse_int(parts[2], what="The bay number", low=-1, high=10_000, line=line)
+        if kind == "Drop Shuttle" and not rest.strip():
+            capacity = 2
+        platoon = next((p for p in parts[2:] if p in PLATOONS), "")
+        bay: dict[str, Any] = {"type": f"{kind} ({platoon})" if platoon and platoon != "foot" else kind,
+                               "capacity": capacity, "doors": doors}  # fmt: skip
         bays.append(bay)
-    return bays, kept
+        keys.append(word)
+    return bays, collars, kept, keys
 
 
 def _write_transporters(out: list[str], doc: dict) -> None:
     lines = []
+    own_keys = _extra(doc).get("bay_keys") or []
     for number, bay in enumerate(doc.get("bays", []), start=1):
-        key = BAY_KEY_OF.get(bay.get("type", ""), "cargobay")
-        parts = [key, f"{float(bay.get('capacity', 0)):.1f}"]
-        if key != "troopspace":
-            parts += [str(bay.get("doors", 0)), str(number)]
+        kind, _, platoon = str(bay.get("type", "")).partition(" (")
+        platoon = platoon.rstrip(")") if platoon.rstrip(")") in PLATOONS else ""
+        if not platoon:
+            kind = str(bay.get("type", ""))
+        key = BAY_KEY_OF.get(kind, "cargobay")
+        if number <= len(own_keys) and BAY_TYPES.get(own_keys[number - 1]) == kind:
+            key = own_keys[number - 1]
+        capacity = float(bay.get("capacity", 0))
+        if key == "troopspace":
+            lines.append(f"troopspace:{capacity}")
+            continue
+        parts = [key, f"{capacity}", str(bay.get("doors", 0)), str(number)]
+        if platoon:
+            parts.append(platoon)
         lines.append(":".join(parts))
+    if doc.get("unit_type") in CAPITAL_TYPES:
+        lines.extend(["dockingcollar"] * int(doc.get("docking_collars") or 0))
     lines.extend(_extra(doc).get("transporters", []))
-    if lines or doc.get("unit_type") in SHIP_TYPES or "bays" in doc:
+    if lines:
         write_block(out, "transporters", lines)
 
 
 # --- vehicles ---------------------------------------------------------------------------------
 
 
-def _vehicle_table(is_vtol: bool, has_turret: bool) -> list:
+def _vehicle_table(is_vtol: bool, turrets: int) -> list:
     """Locations in the order of the file's armour values."""
     table = [_FRONT, _RIGHT, _LEFT, _REAR, _ROTOR] if is_vtol else [_FRONT, _RIGHT, _LEFT, _REAR]
-    return table + ([_TURRET] if has_turret else [])
+    if turrets == 2:
+        return table + _DUAL_TURRETS
+    return table + ([_TURRET] if turrets else [])
 
 
-def _read_vehicle(blocks: Blocks, doc: dict, raw_type: str) -> None:
-    _motion(blocks, doc, required=True)
-    is_vtol = raw_type.strip().lower() == "vtol" or doc.get("motion") == "VTOL"
-    tonnage = _tonnage(blocks, high=300)
+def _read_vehicle(blocks: Blocks, doc: dict, raw_key: str, warnings: list[str]) -> None:
+    _motion(blocks, doc, warnings, required=True)
+    is_vtol = raw_key in ("vtol", "supportvtol") or doc.get("motion") == "VTOL"
+    tonnage = _tonnage(blocks, high=100_000)
+    if tonnage > 100 and raw_key == "tank":
+        raise UnitFileError(
+            f"superheavy vehicles (over 100 tons; this one is {tonnage:g}) are not supported yet: their sheet has "
+            "six sides (front, front-left, front-right, rear-left, rear-right, rear), which a vehicle sheet here "
+            "does not have."
+        )
     doc["tonnage"] = tonnage
-    _engine(blocks, doc)
+    _engine(blocks, doc, warnings)
     cruise = blocks.int("cruiseMP", what="cruising MP", low=0, high=30, required=True)
-    jump = blocks.int("jumpingMP", what="jumping MP", low=0, high=30) or 0
+    jump = _soft_int(blocks, "jumpingMP", "jumping MP", 0, 30, warnings) or 0
     doc["movement"] = {"walk": cruise, "run": t.run_mp(cruise), "jump": jump}
+    doc["engine"]["rating"] = t.vehicle_engine_rating(doc.get("motion", ""), tonnage, cruise)
     what = (
         "front, right, left, rear, rotor, then a chin turret"
         if is_vtol
-        else "front, right, left, rear, then a turret"
+        else "front, right, left, rear, then one turret or two"
     )
-    armor = _armor(blocks, (5, 6) if is_vtol else (4, 5), high=1000, what=what)
-    table = _vehicle_table(is_vtol, len(armor) == (6 if is_vtol else 5))
+    armor = _armor(blocks, (5, 6) if is_vtol else (4, 5, 6), high=1000, what=what)
+    base = 5 if is_vtol else 4
+    table = _vehicle_table(is_vtol, len(armor) - base)
     structure = max(1, math.ceil(tonnage / 10))
     doc["locations"] = [
         {"name": loc, "armor": a, "armor_max": a, "structure": structure, "structure_max": structure}
@@ -393,7 +579,8 @@ def _write_vehicle(out: list[str], doc: dict) -> None:
     _write_engine(out, doc)
     by_name = {loc["name"]: loc for loc in doc.get("locations", [])}
     is_vtol = doc.get("motion") == "VTOL"
-    table = _vehicle_table(is_vtol, "Turret" in by_name)
+    turrets = 2 if "Front Turret" in by_name else (1 if "Turret" in by_name else 0)
+    table = _vehicle_table(is_vtol, turrets)
     write_block(out, "armor", [str(by_name.get(name, {}).get("armor_max", 0)) for name, _ in table])
     _write_items(out, [*table, _BODY], doc)
     write_block(out, "tonnage", [_num(doc.get("tonnage", 0))])
@@ -401,59 +588,68 @@ def _write_vehicle(out: list[str], doc: dict) -> None:
 
 def _write_engine(out: list[str], doc: dict) -> None:
     engine = doc.get("engine") or {}
-    if engine.get("type") in t.BLK_ENGINE_CODE_OF:
-        write_block(out, "engine_type", [str(t.BLK_ENGINE_CODE_OF[engine["type"]])])
+    write_block(out, "engine_type", [str(t.BLK_ENGINE_CODE_OF.get(engine.get("type"), 0))])
 
 
 # --- battle armour and infantry ------------------------------------------------------------------
 
 
-def _read_battle_armor(blocks: Blocks, doc: dict) -> None:
-    _motion(blocks, doc, required=False)
+def _read_battle_armor(blocks: Blocks, doc: dict, warnings: list[str]) -> None:
+    _motion(blocks, doc, warnings, required=False)
     count = blocks.int("Trooper Count", what="the number of troopers", low=1, high=6, required=True)
     armor = blocks.int("armor", what="each trooper's armour", low=0, high=30, required=True)
-    cruise = blocks.int("cruiseMP", what="ground MP", low=0, high=20) or 0
-    jump = blocks.int("jumpingMP", what="jumping MP", low=0, high=20) or 0
+    cruise = _soft_int(blocks, "cruiseMP", "ground MP", 0, 20, warnings) or 0
+    jump = _soft_int(blocks, "jumpingMP", "jumping MP", 0, 20, warnings) or 0
     doc["movement"] = {"walk": cruise, "run": cruise, "jump": jump}
     weight = blocks.peek("weightclass")
     if weight:
         cls = parse_int(weight[0][0], what="The weight class", low=0, high=4, line=weight[0][1])
-        doc["tonnage"] = math.ceil(BA_WEIGHT[cls] * count)
+        doc["tonnage"] = BA_WEIGHT[cls] * count
     doc["troopers"] = [{"armor": armor, "armor_max": armor, "alive": True} for _ in range(count)]
     weapons: list[dict] = []
     equipment: list[dict] = []
     for trooper in range(7):
         tag = "Squad Equipment" if trooper == 0 else f"Trooper {trooper} Equipment"
         for text, line in blocks.values(tag):
-            parts = [p.strip() for p in text.split(":")]
-            name, mount, shots = parts[0], None, None
-            for part in parts[1:]:
-                match = _SHOTS.fullmatch(part)
-                if match:
-                    shots = parse_int(
-                        match.group(1), what="The number of shots", low=0, high=100_000, line=line
-                    )
-                elif mount is None and part:
-                    mount = part
-                else:
-                    raise UnitFileError(
-                        f"“{shown(text)}” has more parts than a name, a mount and shots.", line=line
-                    )
-            if not name:
-                raise UnitFileError("an equipment line names nothing.", line=line)
-            location = BA_MOUNTS.get(mount, mount) if mount else ""
-            if trooper:  # one trooper's own equipment: "Trooper 2" or "Trooper 2, Left Arm"
-                location = f"Trooper {trooper}, {location}" if location else f"Trooper {trooper}"
-            item: dict[str, Any] = {"name": name, "location": location or "Squad"}
-            if shots is not None:
-                item["shots"] = shots
-            if t.is_weapon(name) and shots is None:
+            item = _ba_item(text, line, trooper)
+            if item is None:
+                warnings.append(f"Line {line}: “{shown(text)}” names no equipment; it is left out.")
+                continue
+            if t.is_weapon(item["name"]) and "shots" not in item:
                 item.update({"rear": False, "destroyed": False, "bay": None, "count": 1})
                 weapons.append(item)
             else:
                 equipment.append(item)
     doc["weapons"] = weapons
     doc["equipment"] = equipment
+
+
+def _ba_item(text: str, line: int, trooper: int) -> dict | None:
+    """``Name[:mount][:DWP|:SSWM|:APM|:OMNI][:ShotsN#]``: where on the suit it sits, how."""
+    parts = [p.strip() for p in text.split(":")]
+    name, location, mounts, shots = parts[0], "", [], None
+    for part in parts[1:]:
+        match = _SHOTS.fullmatch(part)
+        if match:
+            shots = parse_int(match.group(1), what="The number of shots", low=0, high=100_000, line=line)
+        elif part in BA_MOUNTS:
+            location = BA_MOUNTS[part]
+        elif f":{part.upper()}" in MOUNT_SUFFIXES:
+            mounts.append(MOUNT_SUFFIXES[f":{part.upper()}"])
+        elif part:
+            location = location or part[:30]
+    if not name:
+        return None
+    if "modular" in name.lower():
+        mounts.append("modular")
+    if trooper:  # one trooper's own equipment: "Trooper 2" or "Trooper 2, Left Arm"
+        location = f"Trooper {trooper}, {location}" if location else f"Trooper {trooper}"
+    item: dict[str, Any] = {"name": name, "location": location or "Squad"}
+    if shots is not None:
+        item["shots"] = shots
+    if mounts:
+        item["mount"] = ", ".join(mounts)
+    return item
 
 
 def _write_battle_armor(out: list[str], doc: dict) -> None:
@@ -469,6 +665,9 @@ def _write_battle_armor(out: list[str], doc: dict) -> None:
             text = item["name"]
             if location != "Squad":
                 text += f":{BA_MOUNT_OF.get(location, location)}"
+            for mount in str(item.get("mount") or "").split(", "):
+                if SUFFIX_OF_MOUNT.get(mount, "").startswith(":"):
+                    text += SUFFIX_OF_MOUNT[mount]
             if item.get("shots") is not None:
                 text += f":Shots{item['shots']}#"
             lines.append(text)
@@ -495,34 +694,53 @@ def _ba_owner(location: str) -> tuple[int, str]:
     return 0, location
 
 
-def _read_infantry(blocks: Blocks, doc: dict) -> None:
-    _motion(blocks, doc, required=False)
-    # Squads and their size stay in the file's own blocks; the sheet counts troopers.
-    size = _peek_int(blocks, "squad_size", what="troopers in a squad", high=30)
-    squads = _peek_int(blocks, "squadn", what="the number of squads", high=30)
+def _read_infantry(blocks: Blocks, doc: dict, warnings: list[str]) -> None:
+    _motion(blocks, doc, warnings, required=False)
+    size = _infantry_int(blocks, "squad_size", what="troopers in a squad", high=30)
+    squads = _infantry_int(blocks, "squadn", what="the number of squads", high=30)
     weapon = blocks.text("Primary", required="the troopers' primary weapon") or ""
     if not weapon:
         raise UnitFileError("the <Primary> block is empty.", line=blocks.line_of("Primary"))
-    cruise = blocks.int("cruiseMP", what="ground MP", low=0, high=20)
+    secondary = blocks.text("Secondary") or ""
+    per_squad = (
+        (_soft_int(blocks, "secondn", "secondary weapons per squad", 0, 30, warnings) or 0)
+        if secondary
+        else 0
+    )
+    per_squad = min(per_squad, size)
+    cruise = _soft_int(blocks, "cruiseMP", "ground MP", 0, 20, warnings)
     if cruise is not None:
         doc["movement"] = {"walk": cruise, "run": cruise, "jump": 0}
     troopers = size * squads
     doc["platoon"] = {"troopers": troopers, "troopers_max": troopers, "weapon": weapon}
-    doc["weapons"] = [
-        {
-            "name": weapon,
-            "location": "Platoon",
+
+    def carried(name: str, count: int, location: str = "Platoon") -> dict:
+        return {
+            "name": name,
+            "location": location,
             "rear": False,
             "destroyed": False,
             "bay": None,
-            "count": troopers,
+            "count": count,
         }
-    ]
+
+    doc["weapons"] = [carried(weapon, troopers - per_squad * squads)] if troopers > per_squad * squads else []
+    if secondary and per_squad:
+        doc["weapons"].append(carried(secondary, per_squad * squads))
     doc["equipment"] = []
+    for text, line in blocks.values("Field Guns Equipment"):
+        parsed = parse_item(text, line)
+        if parsed["shots"] is None and t.is_weapon(parsed["name"]):
+            doc["weapons"].append(carried(parsed["name"], 1, "Field Guns"))
+        else:
+            item = {"name": parsed["name"], "location": "Field Guns"}
+            if parsed["shots"] is not None:
+                item["shots"] = parsed["shots"]
+            doc["equipment"].append(item)
 
 
-def _peek_int(blocks: Blocks, tag: str, *, what: str, high: int) -> int:
-    found = blocks.peek(tag)
+def _infantry_int(blocks: Blocks, tag: str, *, what: str, high: int) -> int:
+    found = blocks.values(tag)
     if not found:
         raise UnitFileError(f"The file has no <{tag}> block ({what}).")
     return parse_int(found[0][0], what=what[:1].upper() + what[1:], low=1, high=high, line=found[0][1])
@@ -532,12 +750,25 @@ def _write_infantry(out: list[str], doc: dict) -> None:
     platoon = doc.get("platoon", {})
     if doc.get("motion"):
         write_block(out, "motion_type", [doc["motion"]])
-    kept = {tag.lower() for tag, _values in _extra(doc).get("blocks", [])}
-    if "squad_size" not in kept:
-        write_block(out, "squad_size", [str(platoon.get("troopers_max", 1))])
-    if "squadn" not in kept:
-        write_block(out, "squadn", ["1"])
-    write_block(out, "Primary", [platoon.get("weapon", "")])
+    weapons = doc.get("weapons", [])
+    carried = [w for w in weapons if w.get("location") != "Field Guns"]
+    primary = platoon.get("weapon") or (carried[0]["name"] if carried else "")
+    secondary = next((w for w in carried if w["name"] != primary), None)
+    troopers = int(platoon.get("troopers_max", 1)) or 1
+    squads = next((n for n in range(min(10, troopers), 0, -1) if troopers % n == 0), 1)
+    if secondary and secondary["count"] % squads:
+        squads = 1
+    write_block(out, "squad_size", [str(troopers // squads)])
+    write_block(out, "squadn", [str(squads)])
+    write_block(out, "Primary", [primary])
+    if secondary:
+        write_block(out, "Secondary", [secondary["name"]])
+        write_block(out, "secondn", [str(secondary["count"] // squads)])
+    guns = [w for w in weapons if w.get("location") == "Field Guns"]
+    ammo = [e for e in doc.get("equipment", []) if e.get("location") == "Field Guns"]
+    if guns or ammo:
+        write_block(out, "Field Guns Equipment", [w["name"] for w in guns for _ in range(int(w.get("count", 1)))]
+                    + [_item_line(e) for e in ammo])  # fmt: skip
     if doc.get("movement"):
         write_block(out, "cruiseMP", [str(doc["movement"].get("walk", 0))])
 
@@ -554,8 +785,8 @@ def _aero_table(unit_type: str) -> tuple[list, list]:
     if unit_type == "dropship":
         return _DROPSHIP, _HULL
     if unit_type == "warship":
-        return _CAPITAL, _BROADSIDES
-    return _CAPITAL, []
+        return _CAPITAL, [*_HULL, *_BROADSIDES]
+    return _CAPITAL, _HULL
 
 
 _TONNAGE_LIMIT = {
@@ -568,11 +799,11 @@ _TONNAGE_LIMIT = {
 }
 
 
-def _read_aero(blocks: Blocks, doc: dict, unit_type: str) -> None:
-    _motion(blocks, doc, required=False)
+def _read_aero(blocks: Blocks, doc: dict, unit_type: str, raw_key: str, warnings: list[str]) -> None:
+    _motion(blocks, doc, warnings, required=False)
     tonnage = _tonnage(blocks, high=_TONNAGE_LIMIT[unit_type])
     doc["tonnage"] = tonnage
-    _engine(blocks, doc)
+    _engine(blocks, doc, warnings)
     safe = blocks.int(
         "SafeThrust",
         what="safe thrust",
@@ -580,31 +811,30 @@ def _read_aero(blocks: Blocks, doc: dict, unit_type: str) -> None:
         high=30,
         required=unit_type in ("aerospace_fighter", "small_craft", "dropship"),
     )
-    if safe is not None:
-        doc["movement"] = {"safe_thrust": safe, "max_thrust": t.run_mp(safe)}
-    sinks = blocks.int("heatsinks", what="the number of heat sinks", low=0, high=100_000)
+    safe = safe or 0  # a JumpShip or station without the block holds station, thrust 0
+    doc["movement"] = {"safe_thrust": safe, "max_thrust": t.run_mp(safe)}
+    if unit_type == "aerospace_fighter":  # MegaMek's fighters: rating = (safe thrust − 2) × tons
+        doc["engine"]["rating"] = max(0, (safe - 2) * int(tonnage))
+    sinks = _soft_int(blocks, "heatsinks", "the number of heat sinks", 0, 100_000, warnings)
     if sinks is not None:
-        kind = blocks.int("sink_type", what="the heat sink type (0 single, 1 double)", low=0, high=1) or 0
+        kind = _soft_int(blocks, "sink_type", "the heat sink type (0 single, 1 double)", 0, 1, warnings) or 0
         doc["heat_sinks"] = {"count": sinks, "type": "double" if kind else "single"}
-    fuel = blocks.int("fuel", what="fuel points", low=0, high=10_000_000)
+    fuel = _soft_int(blocks, "fuel", "fuel points", 0, 10_000_000, warnings)
     if fuel is not None:
         doc["fuel"] = {"points": fuel}
     table, extra_blocks = _aero_table(unit_type)
     capital = unit_type in CAPITAL_TYPES
     high = 100_000 if unit_type in SHIP_TYPES else 1_000
     armor = _armor(blocks, (6,) if capital else (4,), high=high, what=", ".join(loc for loc, _ in table))
-    si_given = blocks.int(
-        "structural_integrity",
-        what="structural integrity",
-        low=0,
-        high=1000,
-        required=unit_type in SHIP_TYPES,
-    )
+    si_given = None
+    try:
+        si_given = blocks.int("structural_integrity", what="structural integrity", low=0, high=10_000)
+    except UnitFileError as error:
+        warnings.append(f"{error} It is worked out from the tonnage instead.")
     if si_given is None:
-        si_given = max(math.floor(tonnage / 10), safe or 0)
+        si_given = max(math.floor(tonnage / 10), safe) if unit_type not in CAPITAL_TYPES else 1
     doc["structural_integrity"] = {"value": si_given, "max": si_given}
-    names = _DROPSHIP_ARMOR if unit_type == "dropship" else [loc for loc, _names in table]
-    arcs = [{"name": loc, "armor": a, "armor_max": a} for loc, a in zip(names, armor, strict=True)]
+    arcs = [{"name": loc, "armor": a, "armor_max": a} for (loc, _names), a in zip(table, armor, strict=True)]
     if unit_type in ("aerospace_fighter", "small_craft"):
         doc["locations"] = arcs
     else:
@@ -615,13 +845,13 @@ def _read_aero(blocks: Blocks, doc: dict, unit_type: str) -> None:
         doc["heat"] = 0
     if unit_type in SHIP_TYPES:
         crew = {}
-        for key in CREW_KEYS:
-            value = blocks.int(key, what=f"the number of {key}", low=0, high=1_000_000)
+        for tag, key in CREW_KEYS:
+            value = _soft_int(blocks, tag, f"the number of {key.replace('_', ' ')}", 0, 1_000_000, warnings)
             if value is not None:
                 crew[key] = value
         doc["crew"] = crew
-        collars = blocks.int("docking_collar", what="the number of docking collars", low=0, high=1000)
-        if collars is not None:
+        collars = _soft_int(blocks, "docking_collar", "the number of docking collars", 0, 100, warnings)
+        if collars is not None:  # older files give the collars as a count
             doc["docking_collars"] = collars
     if unit_type in ("jumpship", "warship"):
         drive = 0.45 if unit_type == "warship" else 0.95
@@ -638,29 +868,32 @@ def _write_aero(out: list[str], doc: dict) -> None:
     if doc.get("motion"):
         write_block(out, "motion_type", [doc["motion"]])
     movement = doc.get("movement") or {}
-    if "safe_thrust" in movement:
-        write_block(out, "SafeThrust", [str(movement["safe_thrust"])])
+    write_block(out, "SafeThrust", [str(movement.get("safe_thrust", 0))])
     _write_engine(out, doc)
-    sinks = doc.get("heat_sinks")
-    if sinks:
-        write_block(out, "heatsinks", [str(sinks.get("count", 0))])
-        write_block(out, "sink_type", ["1" if sinks.get("type") == "double" else "0"])
-    if doc.get("fuel"):
-        write_block(out, "fuel", [str(doc["fuel"].get("points", 0))])
+    sinks = doc.get("heat_sinks") or {"count": 0, "type": "single"}
+    write_block(out, "heatsinks", [str(sinks.get("count", 0))])
+    write_block(out, "sink_type", ["1" if sinks.get("type") == "double" else "0"])
+    write_block(out, "fuel", [str((doc.get("fuel") or {}).get("points", 0))])
     table, extra_blocks = _aero_table(unit_type)
     arcs = doc.get("locations") if unit_type in ("aerospace_fighter", "small_craft") else doc.get("facings")
     by_name = {arc["name"]: arc for arc in arcs or []}
+    if (
+        unit_type == "dropship" and "Left Side" not in by_name
+    ):  # six facings typed by a GM: a side is its fore
+        by_name = {
+            **by_name,
+            "Left Side": by_name.get("Fore-left", {}),
+            "Right Side": by_name.get("Fore-right", {}),
+        }
     write_block(out, "armor", [str(by_name.get(name, {}).get("armor_max", 0)) for name, _ in table])
     _write_items(out, table + extra_blocks, doc)
     si = doc.get("structural_integrity")
     if si:
         write_block(out, "structural_integrity", [str(si.get("max", si.get("value", 0)))])
     write_block(out, "tonnage", [_num(doc.get("tonnage", 0))])
-    for key in CREW_KEYS:
+    for tag, key in CREW_KEYS:
         if key in (doc.get("crew") or {}):
-            write_block(out, key, [str(doc["crew"][key])])
-    if "docking_collars" in doc:
-        write_block(out, "docking_collar", [str(doc["docking_collars"])])
+            write_block(out, tag, [str(doc["crew"][key])])
     if (doc.get("kf_drive") or {}).get("lf_battery"):
         write_block(out, "lithium-fusion", ["1"])
 
@@ -681,7 +914,7 @@ def write_blk(doc: dict[str, Any]) -> str:
     raw_type = _extra(doc).get("unit_type", "")
     if UNIT_TYPES.get(str(raw_type).lower()) != unit_type:
         raw_type = DEFAULT_UNIT_TYPE[unit_type]
-    if unit_type == "vehicle":
+    if unit_type == "vehicle" and str(raw_type).lower() not in ("supporttank", "supportvtol"):
         raw_type = "VTOL" if doc.get("motion") == "VTOL" else "Tank"
     out = ["#building block data file"]
     write_block(out, "BlockVersion", ["1"])
@@ -690,10 +923,7 @@ def write_blk(doc: dict[str, Any]) -> str:
     write_block(out, "Name", [doc.get("chassis", "")])
     write_block(out, "Model", [doc.get("model", "")])
     write_block(out, "year", [str(doc.get("year", 3025))])
-    if doc.get("tech_base"):
-        base = {"Inner Sphere": "IS", "Clan": "Clan", "Mixed": "Mixed (IS Chassis)"}[doc["tech_base"]]
-        level = f" Level {doc['rules_level']}" if doc.get("rules_level") is not None else ""
-        write_block(out, "type", [base + level])
+    write_block(out, "type", [tech_type(doc)])
     if unit_type == "vehicle":
         _write_vehicle(out, doc)
     elif unit_type == "battle_armor":
@@ -709,4 +939,4 @@ def write_blk(doc: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-__all__ = ["Block", "read_blk", "write_blk"]
+__all__ = ["Block", "parse_item", "read_blk", "tech_type", "write_blk"]

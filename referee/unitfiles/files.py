@@ -33,6 +33,7 @@ _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 class ReadUnit:
     source: str  # how the person knows the file: its name, or "pasted text"
     doc: dict[str, Any]
+    warnings: tuple[str, ...] = ()  # lines that could not be read, the unit imported all the same
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +56,14 @@ def shown_name(name: str) -> str:
     return (base[:77] + "…" if len(base) > 80 else base) or "unnamed file"
 
 
-def read_unit_text(data: bytes | str, *, name: str = "") -> dict[str, Any]:
-    """One unit file's sheet document; raises ``UnitFileError`` naming the line at fault."""
+def read_unit_text(data: bytes | str, *, name: str = "", warnings: list[str] | None = None) -> dict[str, Any]:
+    """One unit file's sheet document; raises ``UnitFileError`` naming the line at fault when the
+    unit cannot be read. Odd lines of a readable unit are added to ``warnings`` (when given)."""
     text = decode(data)
     lines = split_lines(text)
     kind = _kind(name, lines)
-    return sheet_of(read_mtf(lines) if kind == "mtf" else read_blk(lines))
+    warnings = [] if warnings is None else warnings
+    return sheet_of(read_mtf(lines, warnings) if kind == "mtf" else read_blk(lines, warnings))
 
 
 # Description text a unit file may carry at length; left out when the sheet would be too large.
@@ -135,8 +138,11 @@ def read_pasted(text: str) -> Batch:
 
 
 def _read_one(source: str, data: bytes | str, batch: Batch) -> None:
+    warnings: list[str] = []
     try:
-        batch.units.append(ReadUnit(source, read_unit_text(data, name=source)))
+        batch.units.append(
+            ReadUnit(source, read_unit_text(data, name=source, warnings=warnings), tuple(warnings))
+        )
     except UnitFileError as error:
         batch.failed.append(error.named(source))
 

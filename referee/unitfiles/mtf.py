@@ -7,6 +7,7 @@ export → import gives the same sheet. Lines the sheet has no place for are kep
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import tables as t
@@ -43,7 +44,10 @@ def _is_key_line(stripped: str) -> bool:
     return bool(sep) and (k in _KNOWN or k in _HEADERS or k in _ARMOR_KEYS or k == "weapons")
 
 
-def read_mtf(lines: list[str]) -> dict[str, Any]:
+def read_mtf(lines: list[str], warnings: list[str] | None = None) -> dict[str, Any]:
+    """A 'Mech file's sheet. A line that cannot be read but leaves the 'Mech whole is told in
+    ``warnings`` (when given) instead of refusing the file."""
+    warnings = [] if warnings is None else warnings
     values: dict[str, tuple[str, int]] = {}
     armor: dict[str, tuple[str, int]] = {}
     crits: dict[str, tuple[list[str], int]] = {}
@@ -60,15 +64,21 @@ def read_mtf(lines: list[str]) -> dict[str, Any]:
         k, value = key.strip().lower(), value.strip()
         if sep and k in _HEADERS and not value:
             location = _HEADERS[k]
-            if location in crits:
-                raise UnitFileError(f"{location} has a second list of critical slots.", line=number)
             slots: list[str] = []
             while i < n and lines[i].strip() and not _is_key_line(lines[i].strip()):
-                if len(slots) == 12:
-                    raise UnitFileError(f"{location} lists more than 12 critical slots.", line=i + 1)
-                slots.append(lines[i].strip())
+                if len(slots) == 12 and lines[i].strip().lower() != "-empty-":
+                    warnings.append(
+                        f"Line {i + 1}: {location} lists more than 12 critical slots; the rest are left out."
+                    )
+                if len(slots) < 12:
+                    slots.append(lines[i].strip())
                 i += 1
-            crits[location] = (slots, number)
+            if location in crits:
+                warnings.append(
+                    f"Line {number}: {location} has a second list of critical slots; the first is kept."
+                )
+            else:
+                crits[location] = (slots, number)
         elif sep and k == "weapons":
             count = parse_int(value, what="The number of weapons", low=0, high=MAX_WEAPONS, line=number)
             while len(weapons) < count:
@@ -82,26 +92,28 @@ def read_mtf(lines: list[str]) -> dict[str, Any]:
                 if not line:
                     continue
                 if "," not in line or _is_key_line(line):
-                    raise UnitFileError(
-                        f"the weapons list announced {count} weapons, but “{shown(line)}” is not a weapon "
-                        "followed by its location.",
-                        line=i,
+                    warnings.append(
+                        f"Line {number}: the weapons list announced {count} weapons but gives {len(weapons)}."
                     )
+                    i -= 1
+                    break
                 weapons.append((line, i))
         elif sep and k in _ARMOR_KEYS:
             code = _ARMOR_KEYS[k]
             if code in armor:
-                raise UnitFileError(f"the {key.strip()} line comes twice.", line=number)
-            armor[code] = (value, number)
+                warnings.append(f"Line {number}: the {key.strip()} line comes twice; the first is kept.")
+            else:
+                armor[code] = (value, number)
         elif sep and k in _KNOWN:
             if k in values:
-                raise UnitFileError(f"the “{key.strip()}:” line comes twice.", line=number)
-            values[k] = (value, number)
+                warnings.append(f"Line {number}: the “{key.strip()}:” line comes twice; the first is kept.")
+            else:
+                values[k] = (value, number)
         elif sep and k and len(k) <= 60:
             extra.append([key.strip(), value])
         else:
             bare.append((stripped, number))
-    return _build(values, armor, crits, weapons, extra, bare, len(lines))
+    return _build(values, armor, crits, weapons, extra, bare, warnings)
 
 
 def _required(values: dict[str, tuple[str, int]], key: str, what: str) -> tuple[str, int]:
@@ -110,16 +122,16 @@ def _required(values: dict[str, tuple[str, int]], key: str, what: str) -> tuple[
     return values[key]
 
 
-def _build(values, armor, crits, weapon_lines, extra, bare, last_line) -> dict[str, Any]:
+def _build(values, armor, crits, weapon_lines, extra, bare, warnings) -> dict[str, Any]:
     # Old files give the chassis and model as the two bare lines after "Version:".
     if "chassis" not in values and bare:
         values["chassis"] = bare.pop(0)
         if "model" not in values and bare:
             values["model"] = bare.pop(0)
-    if bare:
-        text, number = bare[0]
-        raise UnitFileError(
-            f"“{shown(text)}” is neither a “key:value” line, a weapon nor a critical slot.", line=number
+    for text, number in bare:
+        warnings.append(
+            f"Line {number}: “{shown(text)}” is neither a “key:value” line, a weapon nor a critical slot; "
+            "it is left out."
         )
     chassis, _ = _required(values, "chassis", "the 'Mech's name")
     if not chassis:
@@ -140,7 +152,12 @@ def _build(values, armor, crits, weapon_lines, extra, bare, last_line) -> dict[s
     omni = "omnimech" in config_text.lower().replace(" ", "") or "omnimek" in config_text.lower()
 
     mass_text, mass_line = _required(values, "mass", "the tonnage")
-    tonnage = parse_int(mass_text, what="The mass", low=10, high=100, line=mass_line)
+    tonnage = parse_int(mass_text, what="The mass", low=1, high=1000, line=mass_line)
+    if tonnage > 100:
+        raise UnitFileError(
+            f"superheavy 'Mechs (over 100 tons; this one is {tonnage}) are not supported yet: the record sheet's "
+            "internal structure table stops at 100 tons."
+        )
     if tonnage not in t.MECH_STRUCTURE:
         raise UnitFileError(
             f"the mass is {tonnage} t; a 'Mech weighs 10 to 100 t in steps of 5.", line=mass_line
@@ -162,6 +179,8 @@ def _build(values, armor, crits, weapon_lines, extra, bare, last_line) -> dict[s
                 f"the tech base “{shown(text)}” should be Inner Sphere, Clan or Mixed.", line=number
             )
         doc["tech_base"] = base
+        if base == "Mixed" and "clan" in text.lower():
+            doc["_mixed_chassis"] = "Clan"
     if "era" in values:
         doc["year"] = parse_int(values["era"][0], what="The year", low=1, high=9999, line=values["era"][1])
     if "rules level" in values:
@@ -184,9 +203,14 @@ def _build(values, armor, crits, weapon_lines, extra, bare, last_line) -> dict[s
     if "structure" in values and values["structure"][0]:
         doc["structure_type"] = values["structure"][0]
 
-    doc["locations"] = _locations(config, tonnage, armor, last_line)
-    doc["criticals"] = _criticals(config, crits)
-    doc["weapons"] = [_weapon(line, number, config) for line, number in weapon_lines]
+    doc["locations"] = _locations(config, tonnage, armor, warnings)
+    doc["criticals"] = _criticals(config, crits, warnings)
+    doc["weapons"] = []
+    for line, number in weapon_lines:
+        weapon = _weapon(line, number, config, warnings)
+        if weapon:
+            doc["weapons"].append(weapon)
+    _rear_from_criticals(doc)
     doc["equipment"] = [
         {"name": slot["name"], "location": location}
         for location in t.MECH_LOCATIONS[config]
@@ -195,6 +219,8 @@ def _build(values, armor, crits, weapon_lines, extra, bare, last_line) -> dict[s
     ]
     doc["pilot"] = {"name": "", "gunnery": 4, "piloting": 5, "hits": 0}
     source_extra: dict[str, Any] = {"entries": extra}
+    if doc.pop("_mixed_chassis", None):
+        source_extra["mixed_chassis"] = "Clan"
     if omni:
         source_extra["omni"] = True
     if written_config != config:
@@ -203,18 +229,36 @@ def _build(values, armor, crits, weapon_lines, extra, bare, last_line) -> dict[s
     return doc
 
 
+# Engine words in the order they are looked for (XXL before XL); a primitive or large
+# fusion engine is a fusion engine.
+_ENGINE_WORDS = (
+    ("xxl", "XXL"),
+    ("xl", "XL"),
+    ("light", "Light"),
+    ("compact", "Compact"),
+    ("i.c.e.", "ICE"),
+    ("ice", "ICE"),
+    ("fuel cell", "Fuel Cell"),
+    ("fission", "Fission"),
+    ("fusion", "Fusion"),
+    ("primitive", "Fusion"),
+    ("large", "Fusion"),
+)
+
+
 def _engine(text: str, line: int) -> dict[str, Any]:
+    """``300 XL Engine(IS)``, ``250 Light Fusion Engine``, ``160 ICE Engine``, ``500 Large XL Engine``."""
     parts = text.split(None, 1)
     if not parts:
         raise UnitFileError("the engine line is empty; it should read like “300 XL Engine”.", line=line)
-    rating = parse_int(parts[0], what="The engine rating", low=0, high=500, line=line)
+    rating = parse_int(parts[0], what="The engine rating", low=0, high=1000, line=line)
     rest = parts[1] if len(parts) > 1 else ""
-    low = rest.lower().replace("(is)", "").replace("(clan)", "").replace("engine", "").strip()
-    low = low.replace("-", " ")
-    for name in ("XXL", "XL", "Light", "Compact", "ICE", "Fuel Cell", "Fission", "Fusion"):
-        if low == name.lower() or low.startswith(name.lower() + " ") or (name == "ICE" and low == "i.c.e."):
-            return {"rating": rating, "type": name}
-    if not low:
+    low = rest.lower().replace("(is)", " ").replace("(clan)", " ").replace("engine", " ").replace("-", " ")
+    padded = f" {' '.join(low.split())} "
+    for word, kind in _ENGINE_WORDS:
+        if f" {word} " in padded:
+            return {"rating": rating, "type": kind}
+    if not padded.strip():
         return {"rating": rating, "type": "Fusion"}
     raise UnitFileError(
         f"the engine type “{shown(rest)}” is not one this reader knows (Fusion, XL, XXL, Light, Compact, ICE, "
@@ -224,6 +268,7 @@ def _engine(text: str, line: int) -> dict[str, Any]:
 
 
 def _heat_sinks(text: str, line: int) -> dict[str, Any]:
+    """``20 Single``, ``10 Double``, ``12 IS Double``, ``15 Clan Double``, ``10 Laser``, ``10``."""
     parts = text.split(None, 1)
     if not parts:
         raise UnitFileError("the heat sinks line is empty; it should read like “10 Single”.", line=line)
@@ -232,32 +277,38 @@ def _heat_sinks(text: str, line: int) -> dict[str, Any]:
     return {"count": count, "type": "double" if ("double" in kind or "laser" in kind) else "single"}
 
 
-def _locations(config: str, tonnage: int, armor: dict[str, tuple[str, int]], last_line: int) -> list[dict]:
+def _locations(
+    config: str, tonnage: int, armor: dict[str, tuple[str, int]], warnings: list[str]
+) -> list[dict]:
     allowed = {t.MTF_CODE_OF[loc] for loc in t.MECH_LOCATIONS[config]} | set(t.MTF_REAR_CODES)
     for code, (_value, number) in armor.items():
         if code not in allowed:
-            raise UnitFileError(f"a {config} 'Mech has no location “{code}”.", line=number)
+            warnings.append(
+                f"Line {number}: a {config} 'Mech has no location “{code}”; the line is left out."
+            )
     out = []
     for location in t.MECH_LOCATIONS[config]:
         code = t.MTF_CODE_OF[location]
         if code not in armor:
             raise UnitFileError(f"The file has no “{code} armor:” line ({location} armour).")
         most = t.mech_armor_max(tonnage, location)
-        front = _armor_value(*armor[code], what=f"{location} armour", most=most)
+        front = _armor_value(*armor[code], what=f"{location} armour")
         entry: dict[str, Any] = {"name": location, "armor": front, "armor_max": front}
         if location in t.REAR_LOCATIONS:
             rear_code = t.MTF_REAR_CODE_OF[location]
+            rear = (
+                _armor_value(*armor[rear_code], what=f"{location} rear armour") if rear_code in armor else 0
+            )
             if rear_code not in armor:
-                raise UnitFileError(f"The file has no “{rear_code} armor:” line ({location} rear armour).")
-            rear = _armor_value(*armor[rear_code], what=f"{location} rear armour", most=most)
-            if front + rear > most:
-                raise UnitFileError(
-                    f"{location} carries {front} + {rear} armour; a {tonnage}-ton 'Mech's {location.lower()} holds "
-                    f"at most {most}.",
-                    line=armor[rear_code][1],
-                )
+                warnings.append(f"The file has no “{rear_code} armor:” line; {location} has no rear armour.")
             entry["rear_armor"] = rear
             entry["rear_armor_max"] = rear
+            front += rear
+        if front > most:
+            warnings.append(
+                f"{location} carries {front} armour; a {tonnage}-ton 'Mech's {location.lower()} holds at most "
+                f"{most}. The file's figure is kept."
+            )
         structure = t.mech_structure(tonnage, location)
         entry["structure"] = structure
         entry["structure_max"] = structure
@@ -265,30 +316,33 @@ def _locations(config: str, tonnage: int, armor: dict[str, tuple[str, int]], las
     return out
 
 
-def _armor_value(text: str, line: int, *, what: str, most: int) -> int:
+def _armor_value(text: str, line: int, *, what: str) -> int:
     # Patchwork armour writes "Type:value"; the value is what counts here.
     value = text.rsplit(":", 1)[-1]
-    number = parse_int(value, what=what, low=0, high=10**6, line=line)
-    if number > most:
-        raise UnitFileError(f"{what} is {number}; that location holds at most {most}.", line=line)
-    return number
+    return parse_int(value, what=what, low=0, high=10**4, line=line)
 
 
-def _criticals(config: str, crits: dict[str, tuple[list[str], int]]) -> dict[str, list[dict]]:
+def _criticals(
+    config: str, crits: dict[str, tuple[list[str], int]], warnings: list[str]
+) -> dict[str, list[dict]]:
     out = {}
     for location, (_slots, number) in crits.items():
         if location not in t.MECH_LOCATIONS[config]:
-            raise UnitFileError(f"a {config} 'Mech has no {location}.", line=number)
+            warnings.append(
+                f"Line {number}: a {config} 'Mech has no {location}; its critical slots are left out."
+            )
     for location in t.MECH_LOCATIONS[config]:
-        if location not in crits:
-            raise UnitFileError(f"The file has no “{location}:” list of critical slots.")
-        slots, number = crits[location]
         size = t.mech_slots(config, location)
+        if location not in crits:
+            warnings.append(f"The file has no “{location}:” list of critical slots; they are left empty.")
+            out[location] = [{"name": None, "hit": False} for _ in range(size)]
+            continue
+        slots, number = crits[location]
         for index, name in enumerate(slots[size:], start=size):
             if name.lower() != "-empty-":
-                raise UnitFileError(
-                    f"{location} has {size} critical slots, but slot {index + 1} holds “{shown(name)}”.",
-                    line=number + 1 + index,
+                warnings.append(
+                    f"Line {number + 1 + index}: {location} has {size} critical slots, but slot {index + 1} holds "
+                    f"“{shown(name)}”; it is left out."
                 )
         names = [None if s.lower() == "-empty-" else s for s in slots[:size]]
         names += [None] * (size - len(names))
@@ -296,31 +350,61 @@ def _criticals(config: str, crits: dict[str, tuple[list[str], int]]) -> dict[str
     return out
 
 
-def _weapon(line: str, number: int, config: str) -> dict[str, Any]:
+_REAR_MARK = re.compile(r"\s*\(\s*R\s*\)\s*$", re.IGNORECASE)
+_MOUNT_MARK = re.compile(r"\s*\((?:T|OMNIPOD|OMNI)\)\s*$", re.IGNORECASE)
+_QUANTITY = re.compile(r"^(\d{1,3})x?\s+(.+)$", re.IGNORECASE)
+
+
+def _weapon(line: str, number: int, config: str, warnings: list[str]) -> dict[str, Any] | None:
+    """``[N ]Name[ (R)], Location[ (R)][, Ammo:N]``: N weapons of a kind, rear-mounted when
+    either the name or the location carries ``(R)``."""
     name, _, rest = line.partition(",")
     location = rest.split(",")[0].strip()
     name = name.strip()
+    rear = False
+    if _REAR_MARK.search(location):
+        rear, location = True, _REAR_MARK.sub("", location)
+    location = _MOUNT_MARK.sub("", location).strip()
     known = {loc.lower(): loc for loc in t.MECH_LOCATIONS[config]}
     if location.lower() not in known:
-        raise UnitFileError(
-            f"the weapon “{shown(name)}” is mounted in “{shown(location)}”, which a {config} 'Mech does not have.",
-            line=number,
+        warnings.append(
+            f"Line {number}: the weapon “{shown(name)}” is mounted in “{shown(location)}”, which a {config} 'Mech "
+            "does not have; it is left out."
         )
-    rear = False
-    if name.endswith("(R)"):
-        rear, name = True, name[:-3].strip()
-    if name.startswith(("1 ", "1x ")) and len(name) > 2:
-        name = name.split(None, 1)[1]
+        return None
+    if _REAR_MARK.search(name):
+        rear, name = True, _REAR_MARK.sub("", name)
+    name = _MOUNT_MARK.sub("", name).strip()
+    count = 1
+    quantity = _QUANTITY.match(name)
+    if quantity and not name[: quantity.end(1)].startswith("0"):
+        count, name = int(quantity.group(1)), quantity.group(2).strip()
     if not name:
-        raise UnitFileError("a weapon line has no weapon name before its location.", line=number)
+        warnings.append(
+            f"Line {number}: a weapon line has no weapon name before its location; it is left out."
+        )
+        return None
     return {
         "name": name,
         "location": known[location.lower()],
         "rear": rear,
         "destroyed": False,
         "bay": None,
-        "count": 1,
+        "count": count,
     }
+
+
+def _rear_from_criticals(doc: dict[str, Any]) -> None:
+    """Older files mark a rear-mounted weapon only in its critical slots (``Medium Laser (R)``):
+    a weapon listed facing forward whose location holds it only marked ``(R)`` faces rear."""
+    for weapon in doc["weapons"]:
+        if weapon["rear"]:
+            continue
+        slots = [s["name"] or "" for s in doc["criticals"].get(weapon["location"], [])]
+        rear = [s for s in slots if _REAR_MARK.search(s) and _REAR_MARK.sub("", s).strip() == weapon["name"]]
+        front = [s for s in slots if s.strip() == weapon["name"]]
+        if rear and not front:
+            weapon["rear"] = True
 
 
 def write_mtf(doc: dict[str, Any]) -> str:
@@ -330,7 +414,10 @@ def write_mtf(doc: dict[str, Any]) -> str:
     out = ["Version:1.3", f"chassis:{_line(doc.get('chassis', ''))}", f"model:{_line(doc.get('model', ''))}"]
     out.append(f"Config:{written_config}{' Omnimech' if extra.get('omni') else ''}")
     if doc.get("tech_base"):
-        out.append(f"techbase:{doc['tech_base']}")
+        base = doc["tech_base"]
+        if base == "Mixed":  # MegaMek refuses a bare "Mixed": it names the chassis's tech base
+            base = "Mixed (Clan Chassis)" if extra.get("mixed_chassis") == "Clan" else "Mixed (IS Chassis)"
+        out.append(f"techbase:{base}")
     if doc.get("year") is not None:
         out.append(f"era:{doc['year']}")
     if doc.get("rules_level") is not None:
@@ -363,10 +450,10 @@ def write_mtf(doc: dict[str, Any]) -> str:
         )
     out.append("")
     weapons = doc.get("weapons", [])
-    out.append(f"Weapons:{sum(w.get('count', 1) for w in weapons)}")
+    out.append(f"Weapons:{len(weapons)}")
     for weapon in weapons:
-        name = f"{weapon['name']} (R)" if weapon.get("rear") else weapon["name"]
-        out.extend([f"{_line(name).replace(',', ' ')}, {weapon['location']}"] * weapon.get("count", 1))
+        where = f"{weapon['location']} (R)" if weapon.get("rear") else weapon["location"]
+        out.append(f"{weapon.get('count', 1)} {_line(weapon['name']).replace(',', ' ')}, {where}")
     criticals = doc.get("criticals", {})
     for location in t.MTF_ARMOR_ORDER[config]:
         out.append("")

@@ -95,15 +95,16 @@ def tech_base_of(text: str) -> str | None:
 
 
 ENGINE_TYPES = ("Fusion", "XL", "XXL", "Light", "Compact", "ICE", "Fuel Cell", "Fission")
-# MegaMek's engine codes in building-block files.
+# The engine codes of building-block files (MegaMek's BLKFile constants). They are not
+# MegaMek's own Engine type numbers: in a .blk file 0 is a fusion engine and 1 an ICE.
 BLK_ENGINE_CODES = {
-    0: "ICE",
-    1: "Fusion",
+    0: "Fusion",
+    1: "ICE",
     2: "XL",
     3: "XXL",
-    4: "Fuel Cell",
-    5: "Light",
-    6: "Compact",
+    4: "Light",
+    5: "Compact",
+    6: "Fuel Cell",
     7: "Fission",
     8: "None",
     9: "Maglev",
@@ -113,6 +114,49 @@ BLK_ENGINE_CODES = {
     13: "External",
 }
 BLK_ENGINE_CODE_OF = {name: code for code, name in BLK_ENGINE_CODES.items()}
+# Engines that burn fuel rather than fuse it: the record's engine type is "ice" for these.
+COMBUSTION_ENGINES = ("ICE", "Fuel Cell", "Steam", "Battery", "Solar", "External", "Maglev", "None")
+
+
+def suspension_factor(motion: str, tonnage: float) -> int:
+    """A vehicle's suspension factor (TechManual, Combat Vehicles): its engine rating is
+    cruising MP times tonnage less this."""
+    motion = motion.lower()
+    steps = {
+        "hover": ((10, 40), (20, 85), (30, 130), (40, 175), (50, 235)),
+        "hydrofoil": (
+            (10, 60), (20, 105), (30, 150), (40, 195), (50, 255),
+            (60, 300), (70, 345), (80, 390), (90, 435), (100, 480),
+        ),
+        "vtol": ((10, 50), (20, 95), (30, 140)),
+        "wige": ((15, 45), (30, 80), (45, 115), (80, 140)),
+    }  # fmt: skip
+    if motion in ("naval", "submarine"):
+        if tonnage <= 300:
+            return 30
+        factor = math.ceil(tonnage / 10)
+        return factor + factor % 5
+    if motion == "wheeled":
+        return 20 if tonnage <= 80 else 40
+    for most, factor in steps.get(motion, ()):
+        if tonnage <= most:
+            return factor
+    if motion == "hover":
+        return 235 + 45 * math.ceil((tonnage - 50) / 25)
+    if motion == "hydrofoil":
+        return 480
+    if motion == "vtol":
+        return 140 + 45 * math.ceil((tonnage - 30) / 20)
+    if motion == "wige":
+        return 140 + 35 * math.ceil((tonnage - 80) / 30)
+    return 0
+
+
+def vehicle_engine_rating(motion: str, tonnage: float, cruise: int) -> int:
+    """Cruising MP × tonnage − suspension factor, at least 10, rounded up to a multiple of 5."""
+    rating = max(10, cruise * int(tonnage) - suspension_factor(motion, tonnage))
+    return rating + (-rating) % 5
+
 
 # Words that make an item equipment rather than a weapon. Unit files do not say which is which;
 # MegaMek looks every name up in its equipment tables, which this reader does not carry.
@@ -188,6 +232,33 @@ _EQUIPMENT_WORDS = (
     "chassis mod",
     "environmental",
     "turret",
+    "mash",
+    "medical",
+    "paramedic",
+    "field kitchen",
+    "field base",
+    "crane",
+    "bulldozer",
+    "drone",
+    "manipulator",
+    "adaptor",
+    "modular",
+    "sponson",
+    "pintle",
+    "seat",
+    "storage",
+    "tracks",
+    "camera",
+    "command console",
+    "remote sensor",
+    "spotlight",
+    "trailer",
+    "armored",
+    "ladder",
+    "bay",
+    "quarters",
+    "kit",
+    "dispenser",
 )
 
 

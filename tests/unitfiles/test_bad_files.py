@@ -54,15 +54,21 @@ def test_a_huge_number_is_refused_naming_the_line():
 def test_negative_armour_is_refused():
     error = refused(VICTOR.replace("LA armor:22", "LA armor:-5").encode())
     assert error.line == line_of(VICTOR, "LA armor:22")
-    assert str(error) == f"Line {error.line}: Left Arm armour is -5; it must be between 0 and 1,000,000."
+    assert str(error) == f"Line {error.line}: Left Arm armour is -5; it must be between 0 and 10,000."
 
 
-def test_more_armour_than_a_location_holds_is_refused():
-    error = refused(VICTOR.replace("HD armor:9", "HD armor:45").encode())
-    assert error.line == line_of(VICTOR, "HD armor:9")
-    assert "at most 9" in error.message
-    error = refused(VICTOR.replace("RTC armor:10", "RTC armor:40").encode())
-    assert "holds at most 50" in error.message
+def warned(data, name="unit.mtf") -> tuple[dict, list[str]]:
+    """An odd line in an otherwise readable file: the unit reads, the line is a warning."""
+    warnings: list[str] = []
+    return read_unit_text(data, name=name, warnings=warnings), warnings
+
+
+def test_more_armour_than_a_location_holds_is_a_warning_and_the_files_figure_is_kept():
+    doc, warnings = warned(VICTOR.replace("HD armor:9", "HD armor:45").encode())
+    assert [loc["armor"] for loc in doc["locations"] if loc["name"] == "Head"] == [45]
+    assert any("Head carries 45 armour" in w and "at most 9" in w for w in warnings)
+    _doc, warnings = warned(VICTOR.replace("RTC armor:10", "RTC armor:40").encode())
+    assert any("holds at most 50" in w for w in warnings)
 
 
 def test_negative_ship_armour_is_refused_on_its_line():
@@ -82,17 +88,20 @@ def test_thousands_of_lines_are_refused():
     assert "lines" in error.message
 
 
-def test_a_weapon_list_shorter_than_announced_names_the_line():
-    text = VICTOR.replace("Weapons:4", "Weapons:5")
-    error = refused(text.encode())
-    assert error.line == line_of(VICTOR, "Left Arm:")
-    assert "announced 5 weapons" in error.message
+def test_a_weapon_list_shorter_than_announced_is_a_warning_naming_the_line():
+    doc, warnings = warned(VICTOR.replace("Weapons:4", "Weapons:5").encode())
+    assert len(doc["weapons"]) == 4
+    assert warnings == [
+        f"Line {line_of(VICTOR, 'Weapons:4')}: the weapons list announced 5 weapons but gives 4."
+    ]
 
 
-def test_a_weapon_in_a_location_the_mech_lacks_is_refused():
-    error = refused(VICTOR.replace("SRM 4, Left Torso", "SRM 4, Front Left Leg").encode())
-    assert error.line == line_of(VICTOR, "SRM 4, Left Torso")
-    assert "does not have" in error.message
+def test_a_weapon_in_a_location_the_mech_lacks_is_left_out_with_a_warning():
+    doc, warnings = warned(VICTOR.replace("SRM 4, Left Torso", "SRM 4, Front Left Leg").encode())
+    assert "SRM 4" not in [w["name"] for w in doc["weapons"]]
+    assert len(warnings) == 1
+    assert warnings[0].startswith(f"Line {line_of(VICTOR, 'SRM 4, Left Torso')}: ")
+    assert "does not have" in warnings[0]
 
 
 def test_a_missing_armour_line_is_named():
@@ -101,23 +110,29 @@ def test_a_missing_armour_line_is_named():
     )
 
 
-def test_too_many_critical_slots_are_refused():
+def test_too_many_critical_slots_are_a_warning():
     text = VICTOR.replace(
         "Sensors\nLife Support\n\nLeft Leg:", "Sensors\nLife Support\n-Empty-\nJump Jet\n\nLeft Leg:"
     )
-    error = refused(text.encode())
-    assert error.line == line_of(VICTOR, "Head:") + 8
-    assert error.message == "Head has 6 critical slots, but slot 8 holds “Jump Jet”."
+    doc, warnings = warned(text.encode())
+    assert len(doc["criticals"]["Head"]) == 6
+    assert warnings == [
+        f"Line {line_of(VICTOR, 'Head:') + 8}: Head has 6 critical slots, but slot 8 holds “Jump Jet”; it is left out."
+    ]
     text = VICTOR.replace(
-        "Sensors\nLife Support\n\nLeft Leg:", "Sensors\nLife Support" + "\n-Empty-" * 7 + "\n\nLeft Leg:"
+        "Sensors\nLife Support\n\nLeft Leg:", "Sensors\nLife Support" + "\nJump Jet" * 7 + "\n\nLeft Leg:"
     )
-    assert "more than 12 critical slots" in refused(text.encode()).message
+    assert any("more than 12 critical slots" in w for w in warned(text.encode())[1])
 
 
-def test_a_line_that_means_nothing_is_named():
+def test_a_line_that_means_nothing_is_a_warning_naming_it():
     text = VICTOR.replace("walk mp:4", "walk mp:4\nthis is not a unit file line")
-    error = refused(text.encode())
-    assert error.line == line_of(VICTOR, "walk mp:4") + 1
+    doc, warnings = warned(text.encode())
+    assert doc["movement"]["walk"] == 4
+    assert warnings == [
+        f"Line {line_of(VICTOR, 'walk mp:4') + 1}: “this is not a unit file line” is neither a “key:value” line, "
+        "a weapon nor a critical slot; it is left out."
+    ]
 
 
 def test_an_unclosed_block_names_where_it_opens():
@@ -127,11 +142,19 @@ def test_an_unclosed_block_names_where_it_opens():
     assert "never closed" in error.message
 
 
-def test_an_unknown_unit_type_is_refused():
-    text = UNION.replace("<UnitType>\nDropship", "<UnitType>\nProtoMech")
+def test_an_unknown_unit_type_is_refused_naming_it():
+    text = UNION.replace("<UnitType>\nDropship", "<UnitType>\nBattleCastle")
     error = refused(text.encode(), name="u.blk")
     assert error.line == line_of(UNION, "<UnitType>")
-    assert "ProtoMech" in error.message
+    assert "“BattleCastle” is not one MegaMek writes" in error.message
+
+
+def test_a_protomech_is_refused_in_words_naming_its_type():
+    text = UNION.replace("<UnitType>\nDropship", "<UnitType>\nProtoMech")
+    assert str(refused(text.encode(), name="u.blk")) == (
+        "ProtoMechs are not supported yet: the record sheet has no ProtoMech locations "
+        "(head, torso, arms, legs and main gun)."
+    )
 
 
 def test_a_wrong_number_of_armour_values_is_refused():

@@ -101,7 +101,8 @@ def test_a_tracked_tank_has_a_turret_and_structure_from_its_tonnage():
         ("Front", 40, 6), ("Left", 30, 6), ("Right", 30, 6), ("Rear", 24, 6), ("Turret", 32, 6)
     ]  # fmt: skip
     assert tank["movement"] == {"walk": 4, "run": 6, "jump": 0}
-    assert tank["engine"] == {"rating": 0, "type": "Fusion"}  # a vehicle file gives no rating
+    # engine_type 0 is a fusion engine; the rating is cruise MP × tons less a tracked suspension of 0
+    assert tank["engine"] == {"rating": 4 * 60, "type": "Fusion"}
     assert [(w["name"], w["location"]) for w in tank["weapons"]] == [
         ("Medium Laser", "Front"), ("Medium Laser", "Front"), ("Machine Gun", "Rear"), ("PPC", "Turret"), ("LRM 10", "Turret")
     ]  # fmt: skip
@@ -114,7 +115,8 @@ def test_a_vtol_has_a_rotor():
     assert vtol["motion"] == "VTOL"
     assert [loc["name"] for loc in vtol["locations"]] == ["Front", "Left", "Right", "Rear", "Rotor"]
     assert by_name(vtol["locations"], "Rotor")["armor"] == 2
-    assert vtol["engine"] == {"rating": 0, "type": "ICE"}
+    # engine_type 1 is an ICE; rating 11 × 20 t less a 20-ton VTOL's suspension factor of 95
+    assert vtol["engine"] == {"rating": 11 * 20 - 95, "type": "ICE"}
     assert vtol["source"]["extra"]["unit_type"] == "VTOL"
 
 
@@ -162,21 +164,22 @@ def test_a_small_craft_has_crew_bays_and_structural_integrity():
 def test_a_dropship_has_facings_weapon_bays_and_its_transport_bays():
     union = sample("Union (3067).blk")
     assert union["unit_type"] == "dropship"
-    # The file's four arcs become the six facings: each side's armour on its fore and aft facing.
+    # A DropShip's four armoured arcs stay four: each side's armour is counted once.
     assert [(f["name"], f["armor"]) for f in union["facings"]] == [
-        ("Nose", 130), ("Fore-left", 110), ("Fore-right", 110), ("Aft-left", 110), ("Aft-right", 110), ("Aft", 80)
+        ("Nose", 130), ("Left Side", 110), ("Right Side", 110), ("Aft", 80)
     ]  # fmt: skip
     ppc = by_name(union["weapons"], "PPC")
     assert (ppc["bay"], ppc["count"]) == ("Nose bay 1", 2)
-    left = [w for w in union["weapons"] if w["location"] == "Fore-left"]
+    left = [w for w in union["weapons"] if w["location"] == "Left Side"]
     assert [(w["name"], w["bay"], w["count"]) for w in left] == [
-        ("Large Laser", "Fore-left bay 1", 2), ("Medium Laser", "Fore-left bay 2", 2)
+        ("Large Laser", "Left Side bay 1", 2), ("Medium Laser", "Left Side bay 2", 2)
     ]  # fmt: skip
     assert all(w["rear"] for w in union["weapons"] if w["location"] == "Aft")
     assert by_name(union["equipment"], "IS Ammo LRM-20")["shots"] == 18
-    assert [b["type"] for b in union["bays"]] == ["Mech", "Fighter", "Cargo"]
+    # quarters are transport space MegaMek reads as bays too (BLKFile.addTransports)
+    assert [b["type"] for b in union["bays"]] == ["Mech", "Fighter", "Cargo", "Second-class quarters"]
     assert union["crew"] == {"crew": 14, "officers": 2, "gunners": 6, "passengers": 28, "marines": 0}
-    assert union["source"]["extra"]["transporters"] == ["2ndclassquarters:0.0:0"]
+    assert "transporters" not in union["source"]["extra"]
     assert union["bays"][0] == {"type": "Mech", "capacity": 12, "doors": 3}
 
 

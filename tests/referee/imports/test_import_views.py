@@ -77,8 +77,9 @@ def test_a_zip_of_every_unit_type_makes_units_and_ships_with_summary_fields(cast
         9,
     )
     union = ships["Union (3067)"]
+    # a DropShip side is one armour value: the record's fore facing of that side holds it, once
     assert (union.armor_fore_left, union.armor_aft_left, union.armor_aft, union.crew, union.passengers) == (
-        110, 110, 80, 14, 28
+        110, 0, 80, 14, 28
     )  # fmt: skip
     assert ships["Potemkin (Standard)"].military
     fighter = ships["Sparrowhawk SPR-6"]

@@ -54,7 +54,7 @@ def test_normalise_is_stable_and_keeps_the_victor_as_published():
     assert document.display_name(once) == "Victor VTR-9K"
 
 
-def test_a_dropships_four_arcs_become_six_facings():
+def test_a_dropships_four_arcs_stay_four_facings():
     doc = document.normalise(
         {
             "unit_type": "dropship",
@@ -67,14 +67,14 @@ def test_a_dropships_four_arcs_become_six_facings():
             ],
         }
     )
+    # A DropShip's record sheet has four armoured arcs; each side's armour is counted once.
     assert [(f["name"], f["armor"]) for f in doc["facings"]] == [
         ("Nose", 40),
-        ("Fore-left", 30),
-        ("Fore-right", 31),
-        ("Aft-left", 30),
-        ("Aft-right", 31),
+        ("Left Side", 30),
+        ("Right Side", 31),
         ("Aft", 20),
     ]
+    assert document.armour_total(doc) == 40 + 30 + 31 + 20
 
 
 @pytest.mark.parametrize(
