@@ -10,6 +10,7 @@ from referee.unitfiles.files import MAX_ZIP_BYTES
 from referee.unitfiles.text import MAX_FILE_BYTES
 
 MAX_UPLOADS = 50
+PENDING_LIMIT = 1_500_000  # characters of the signed units kept between asking and answering
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -48,6 +49,17 @@ class UnitFileImportForm(forms.Form):
         strip=False,
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
     )
+    existing = forms.ChoiceField(
+        label="When a unit's chassis and model are already in the campaign",
+        choices=[
+            ("ask", "Ask me"),
+            ("copy", "Import a second copy (named “#2”)"),
+            ("update", "Update the existing record's sheet (a logged change that can be undone)"),
+        ],
+        initial="ask",
+        required=False,
+        widget=forms.RadioSelect,
+    )
     as_designs = forms.BooleanField(
         label="Keep them as designs, to start new records from, instead of creating records",
         required=False,
@@ -55,6 +67,9 @@ class UnitFileImportForm(forms.Form):
 
     # One import per form shown: a double click (or a resent post) finds the first import's entry.
     request_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    # The units read on the post that asked what to do with those already there, signed, so the
+    # answer need not choose the files again.
+    pending = forms.CharField(required=False, widget=forms.HiddenInput, max_length=PENDING_LIMIT)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -62,6 +77,9 @@ class UnitFileImportForm(forms.Form):
 
     def clean(self) -> dict:
         data = super().clean()
+        data["existing"] = data.get("existing") or "ask"
+        if data.get("pending"):
+            return data
         if not self.errors and not data.get("files") and not (data.get("text") or "").strip():
             raise forms.ValidationError("Choose a unit file or a zip, or paste a unit file's text.")
         return data

@@ -15,6 +15,7 @@ from referee.play.models import LogEntry, Visibility
 from referee.play.services import RECORDS_IMPORT, PlayError, log_append
 from referee.sheets import document
 from referee.sheets.models import Design
+from referee.sheets.services import sheet_update
 from referee.unitfiles import ReadUnit
 
 UNIT_KINDS = {
@@ -45,9 +46,58 @@ class Created:
 
 @dataclass(frozen=True, slots=True)
 class Imported:
-    entry: LogEntry
+    entry: LogEntry | None  # None when every unit updated a record already there
     created: list[Created]
     again: bool = False  # the same form posted twice: this is the first post's import
+    updated: tuple[Created, ...] = ()  # records whose sheet a unit file replaced, each its own entry
+    update_entries: tuple[LogEntry, ...] = ()
+
+
+# What to do with a unit whose chassis and model a record of the campaign already has.
+ASK, COPY, UPDATE = "ask", "copy", "update"
+
+
+class AlreadyInCampaign(PlayError):
+    """Units whose chassis and model the campaign already has, and no word on what to do."""
+
+    def __init__(self, names: list[str]) -> None:
+        shown = ", ".join(names[:LISTED_IN_SUMMARY]) + (
+            f" and {len(names) - LISTED_IN_SUMMARY} more" if len(names) > LISTED_IN_SUMMARY else ""
+        )
+        super().__init__(
+            f"Already in this campaign: {shown}. Import a second copy (named “#2”) or update the existing "
+            "record's sheet."
+        )
+        self.names = names
+
+
+def _same_design(doc: dict) -> tuple[str, str, str]:
+    return (doc["unit_type"], str(doc.get("chassis", "")).casefold(), str(doc.get("model", "")).casefold())
+
+
+def existing_records(campaign: Campaign, units: Sequence[ReadUnit]) -> dict[int, Unit | Ship]:
+    """The record each unit's chassis and model already has in the campaign (by index), the first
+    made when there are several."""
+    wanted = {_same_design(u.doc) for u in units}
+    found: dict[tuple, Unit | Ship] = {}
+    for model in (Unit, Ship):
+        for record in model.objects.in_campaign(campaign).exclude(sheet={}).order_by("id"):
+            key = _same_design(record.sheet) if record.sheet.get("unit_type") else None
+            if key in wanted:
+                found.setdefault(key, record)
+    return {i: found[_same_design(u.doc)] for i, u in enumerate(units) if _same_design(u.doc) in found}
+
+
+def _numbered(name: str, taken: set[str]) -> str:
+    """The name with the first free “#n” (from #2) after it."""
+    number = 2
+    while True:
+        suffix = f" #{number}"
+        candidate = name[: 120 - len(suffix)] + suffix
+        if candidate not in taken:
+            taken.add(candidate)
+            return candidate
+        number += 1
 
 
 def record_for(campaign: Campaign, doc: dict) -> Unit | Ship:
@@ -95,11 +145,15 @@ def unit_files_import(
     as_designs: bool = False,
     skipped: int = 0,
     request_key: uuid.UUID | None = None,
+    existing: str = ASK,
 ) -> Imported:
     """Create a record (or a design) for each unit read, in one transaction and one log entry.
 
     The entry is GM-only: imported records start unshared. ``skipped`` (files that could not be
-    read) is only told in the entry's summary."""
+    read) is only told in the entry's summary. A unit whose chassis and model a record of the
+    campaign already has is, as ``existing`` says, a second copy named “#2” (``copy``), or the
+    new sheet of that record, a logged and undoable change of its own (``update``); with ``ask``
+    nothing is imported and ``AlreadyInCampaign`` names them."""
     if not units:
         raise PlayError("There is nothing to import.")
     if len(units) > MAX_IMPORT:
@@ -116,8 +170,31 @@ def unit_files_import(
     taken = (
         set(Design.objects.filter(campaign=campaign).values_list("name", flat=True)) if as_designs else set()
     )
-    for unit in units:
+    there = {} if as_designs else existing_records(campaign, units)
+    if there and existing not in (COPY, UPDATE):
+        raise AlreadyInCampaign(
+            [document.display_name(units[i].doc) or "Unnamed unit" for i in sorted(there)]
+        )
+    if there and existing == COPY:
+        taken |= set(Unit.objects.in_campaign(campaign).values_list("name", flat=True))
+        taken |= set(Ship.objects.in_campaign(campaign).values_list("name", flat=True))
+    updated: list[Created] = []
+    update_entries: list[LogEntry] = []
+    for index, unit in enumerate(units):
         doc = unit.doc
+        if index in there and existing == UPDATE:
+            record = there[index]
+            entry = sheet_update(
+                campaign=campaign,
+                record=record,
+                doc=doc,
+                actor=actor,
+                why=f"updated from the unit file {unit.source}",
+            )
+            if entry is not None:
+                update_entries.append(entry)
+            updated.append(Created(str(record), document.UNIT_TYPES[doc["unit_type"]], unit.source))
+            continue
         label = document.UNIT_TYPES[doc["unit_type"]]
         if as_designs:
             name = _free_name(document.display_name(doc)[:120] or "Unnamed design", taken)
@@ -125,6 +202,8 @@ def unit_files_import(
             label = f"{label} design"
         else:
             obj = record_for(campaign, doc)
+            if index in there:  # a second copy of a record already there
+                obj.name = _numbered(obj.name, taken)
         try:
             obj.clean_fields(exclude=["campaign"])
             obj.clean()
@@ -132,6 +211,8 @@ def unit_files_import(
             raise PlayError(f"{unit.source}: {'; '.join(error.messages)}") from None
         by_model.setdefault(type(obj), []).append(obj)
         created.append(Created(obj.name, label, unit.source))
+    if not created:
+        return Imported(None, [], updated=tuple(updated), update_entries=tuple(update_entries))
     try:
         with transaction.atomic():
             for model, objs in by_model.items():
@@ -174,4 +255,4 @@ def unit_files_import(
         visibility=Visibility.GM,
         request_key=request_key,
     )
-    return Imported(entry, created)
+    return Imported(entry, created, updated=tuple(updated), update_entries=tuple(update_entries))

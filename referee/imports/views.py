@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core import signing
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
@@ -14,10 +15,11 @@ from referee.campaigns.models import Campaign
 from referee.fleet.models import Ship, Unit
 from referee.play.selectors import dashboard_context
 from referee.play.services import PlayError
-from referee.unitfiles import Batch, UnitFileError, read_pasted, read_uploads, write_unit_text
+from referee.sheets.document import SheetError, normalise
+from referee.unitfiles import Batch, ReadUnit, UnitFileError, read_pasted, read_uploads, write_unit_text
 
 from . import services
-from .forms import UnitFileImportForm
+from .forms import PENDING_LIMIT, UnitFileImportForm
 
 TEMPLATE = "imports/import.html"
 EXPORTABLE = {"ships": Ship, "units": Unit}
@@ -36,7 +38,31 @@ def _context(campaign: Campaign, form, **more) -> dict:
     }
 
 
+_PENDING_SALT = "referee.imports.pending"
+PENDING_HOURS = 2
+
+
+def _pending(units: list[ReadUnit]) -> str:
+    """The units read, signed, to carry in the form while the GM says what to do; "" when too large."""
+    value = signing.dumps(
+        [[u.source, u.doc, list(u.warnings)] for u in units], salt=_PENDING_SALT, compress=True
+    )
+    return value if len(value) <= PENDING_LIMIT else ""
+
+
 def _read(form: UnitFileImportForm) -> Batch:
+    if form.cleaned_data.get("pending"):
+        batch = Batch()
+        try:
+            rows = signing.loads(
+                form.cleaned_data["pending"], salt=_PENDING_SALT, max_age=PENDING_HOURS * 3600
+            )
+            batch.units = [
+                ReadUnit(str(source), normalise(doc), tuple(map(str, notes))) for source, doc, notes in rows
+            ]
+        except (signing.BadSignature, SheetError, TypeError, ValueError):
+            batch.failed.append(UnitFileError("The files read earlier have expired; choose them again."))
+        return batch
     batch = read_uploads((f.name, f.read()) for f in form.cleaned_data["files"])
     text = form.cleaned_data.get("text") or ""
     if text.strip():
@@ -57,6 +83,7 @@ def unit_files_import(request: htmx.HtmxHttpRequest, campaign: Campaign) -> Http
         return htmx.page(request, TEMPLATE, _context(campaign, form), partial="form", status=htmx.INVALID)
     batch = _read(form)
     problems = [str(error) for error in batch.failed] + [f"{s.source}: {s.reason}" for s in batch.skipped]
+    notes = [f"{unit.source}: {note}" for unit in batch.units for note in unit.warnings]
     if not batch.units:
         context = _context(campaign, form, problems=problems, nothing_read=True)
         return htmx.page(request, TEMPLATE, context, partial="form", status=htmx.INVALID)
@@ -68,11 +95,24 @@ def unit_files_import(request: htmx.HtmxHttpRequest, campaign: Campaign) -> Http
             as_designs=form.cleaned_data["as_designs"],
             skipped=len(problems),
             request_key=form.cleaned_data["request_key"],
+            existing=form.cleaned_data["existing"],
         )
+    except services.AlreadyInCampaign as error:
+        # Ask: the same units wait in the form (no need to choose the files again) for the answer.
+        again = UnitFileImportForm(
+            initial={"pending": _pending(batch.units), "as_designs": form.cleaned_data["as_designs"]}
+        )
+        again.fields["existing"].choices = again.fields["existing"].choices[1:]
+        del again.fields["files"], again.fields["text"]
+        again.fields["existing"].initial = services.COPY
+        context = _context(
+            campaign, again, problems=problems, notes=notes, already=error.names, asking=str(error)
+        )
+        return htmx.page(request, TEMPLATE, context, partial="form", status=htmx.INVALID)
     except PlayError as error:
         context = _context(campaign, form, problems=[str(error), *problems], nothing_read=True)
         return htmx.page(request, TEMPLATE, context, partial="form", status=htmx.INVALID)
-    context = _context(campaign, UnitFileImportForm(), imported=imported, problems=problems)
+    context = _context(campaign, UnitFileImportForm(), imported=imported, problems=problems, notes=notes)
     response = htmx.page(request, TEMPLATE, context, partial="form")
     if request.htmx:
         response.write(_panels_out_of_band(request, campaign, designs=form.cleaned_data["as_designs"]))

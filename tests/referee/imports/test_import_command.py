@@ -104,3 +104,18 @@ def test_the_benchmark_prints_its_figures_and_leaves_nothing_behind(db):
     assert "Zip of 24 unit files" in text and "10 unit types" in text
     assert "import in all" in text and "everything created was rolled back" in text
     assert not Unit.objects.exists() and not Ship.objects.exists() and not LogEntry.objects.exists()
+
+
+def test_a_unit_already_in_the_campaign_stops_the_command_until_it_is_told_what_to_do(cast):
+    code = str(cast.campaign.code)
+    run(code, str(VICTOR))
+    error, _ = refused(code, str(VICTOR))
+    assert error.returncode == 2
+    assert "Already in this campaign: Victor VTR-9K." in str(error)
+    assert "--existing copy or --existing update" in str(error)
+    assert Unit.objects.filter(campaign=cast.campaign).count() == 1
+    out, _ = run(code, str(VICTOR), "--existing", "copy")
+    assert "Created Victor VTR-9K #2 (BattleMech)" in out
+    out, _ = run(code, str(VICTOR), "--existing", "update")
+    assert "Updated the record sheet of Victor VTR-9K (BattleMech)" in out
+    assert Unit.objects.filter(campaign=cast.campaign).count() == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from pathlib import Path
 
@@ -240,11 +241,58 @@ def test_export_then_import_round_trips_for_every_unit_type(cast, path):
     assert response["Content-Disposition"].startswith("attachment;")
     assert path.suffix in response["Content-Disposition"]
     assert read_unit_text(response.content, name=path.name) == record.sheet
-    again = cast.client("gm").post(url(cast), {"files": [SimpleUploadedFile(path.name, response.content)]})
+    again = cast.client("gm").post(
+        url(cast), {"files": [SimpleUploadedFile(path.name, response.content)], "existing": "copy"}
+    )
     assert again.status_code == 200
     model = type(record)
     first, second = model.objects.filter(campaign=cast.campaign).order_by("id")
     assert second.sheet == first.sheet
+    assert second.name == f"{first.name} #2"
+
+
+def test_a_unit_already_in_the_campaign_asks_then_imports_a_second_copy_without_the_files_again(cast):
+    cast.client("gm").post(url(cast), {"files": upload(VICTOR)})
+    asked = cast.client("gm").post(url(cast), {"files": upload(VICTOR)})
+    assert asked.status_code == 422
+    page = asked.content.decode()
+    assert "Already in this campaign: Victor VTR-9K." in page
+    assert Unit.objects.filter(campaign=cast.campaign).count() == 1  # nothing yet
+    pending = re.search(r'name="pending" value="([^"]+)"', page).group(1)
+    answered = cast.client("gm").post(url(cast), {"pending": pending, "existing": "copy"})
+    assert answered.status_code == 200
+    assert sorted(Unit.objects.filter(campaign=cast.campaign).values_list("name", flat=True)) == [
+        "Victor VTR-9K",
+        "Victor VTR-9K #2",
+    ]
+
+
+def test_a_tampered_pending_import_is_refused_and_creates_nothing(cast):
+    response = cast.client("gm").post(url(cast), {"pending": "forged:value", "existing": "copy"})
+    assert response.status_code == 422
+    assert "expired; choose them again" in response.content.decode()
+    assert not Unit.objects.filter(campaign=cast.campaign).exists()
+
+
+def test_updating_the_existing_record_is_a_logged_change_that_undo_restores(cast):
+    cast.client("gm").post(url(cast), {"files": upload(VICTOR)})
+    victor = Unit.objects.get(campaign=cast.campaign)
+    before = victor.sheet
+    changed = VICTOR.read_text().replace("CT armor:31", "CT armor:20")
+    response = cast.client("gm").post(
+        url(cast),
+        {"files": [SimpleUploadedFile("Victor VTR-9K.mtf", changed.encode())], "existing": "update"},
+    )
+    assert response.status_code == 200
+    assert "Record sheets updated from the files" in response.content.decode()
+    victor.refresh_from_db()
+    assert Unit.objects.filter(campaign=cast.campaign).count() == 1
+    assert [loc["armor"] for loc in victor.sheet["locations"] if loc["name"] == "Center Torso"] == [20]
+    entry = LogEntry.objects.filter(campaign=cast.campaign).order_by("-seq").first()
+    assert "Center Torso armour 31 → 20" in entry.summary
+    play_services.log_entry_reverse(entry=entry, actor=cast.gm)
+    victor.refresh_from_db()
+    assert victor.sheet == before
 
 
 def test_the_export_names_the_file_from_chassis_and_model(cast):

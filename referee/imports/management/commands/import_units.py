@@ -31,6 +31,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--designs", action="store_true", help="Keep them as the campaign's designs instead of records."
         )
+        parser.add_argument(
+            "--existing",
+            choices=[services.COPY, services.UPDATE],
+            help="When a unit's chassis and model are already in the campaign: import a second copy "
+            "(named #2), or update the existing record's sheet (a logged change that can be undone). "
+            "Without it such a unit stops the import.",
+        )
 
     def handle(self, *args, **options) -> None:
         try:
@@ -65,9 +72,23 @@ class Command(BaseCommand):
                 actor=gm.user if gm else None,
                 as_designs=options["designs"],
                 skipped=len(batch.skipped),
+                existing=options["existing"] or services.ASK,
             )
+        except services.AlreadyInCampaign as error:
+            raise CommandError(
+                f"{error} Nothing was imported: run again with --existing copy or --existing update.",
+                returncode=UNREADABLE,
+            ) from None
         except PlayError as error:
             raise CommandError(f"{error} Nothing was imported.", returncode=UNREADABLE) from None
+        for unit in batch.units:
+            for note in unit.warnings:
+                self.stderr.write(f"Warning, {unit.source}: {note}")
         for item in imported.created:
             self.stdout.write(f"Created {item.name} ({item.what})")
-        self.stdout.write(f"{imported.entry.title}: log entry #{imported.entry.seq}, which can undo it.")
+        for item in imported.updated:
+            self.stdout.write(f"Updated the record sheet of {item.name} ({item.what})")
+        for entry in imported.update_entries:
+            self.stdout.write(f"{entry.title}: log entry #{entry.seq}, which can undo it.")
+        if imported.entry is not None:
+            self.stdout.write(f"{imported.entry.title}: log entry #{imported.entry.seq}, which can undo it.")
