@@ -189,7 +189,11 @@ def union() -> dict:
             "motion": "Spheroid",
             "movement": {"safe_thrust": 3, "max_thrust": 5},
             "heat_sinks": {"count": 90, "type": "single"},
-            "facings": _facings(13, 11, 11, 10, 10, 8),
+            # a DropShip's record sheet: four armoured arcs, each side one value
+            "facings": [
+                {"name": name, "armor": value}
+                for name, value in zip(document.DROPSHIP_FACINGS, (13, 11, 11, 8), strict=True)
+            ],
             "structural_integrity": {"value": 9},
             "bays": [
                 {"type": "Mech", "capacity": 12, "doors": 3},
