@@ -217,6 +217,14 @@ def _build(values, armor, crits, weapon_lines, extra, bare, warnings) -> dict[st
         for slot in doc["criticals"][location]
         if slot["name"] and "ammo" in slot["name"].lower()
     ]
+    # The weapons list also names gear with a location (a lift hoist, medical gear): not weapons.
+    gear = [w for w in doc["weapons"] if not t.is_weapon(w["name"])]
+    doc["weapons"] = [w for w in doc["weapons"] if t.is_weapon(w["name"])]
+    doc["equipment"] += [
+        {"name": g["name"], "location": g["location"], **({"count": g["count"]} if g["count"] != 1 else {}),
+         **({"rear": True} if g["rear"] else {})}
+        for g in gear
+    ]  # fmt: skip
     doc["pilot"] = {"name": "", "gunnery": 4, "piloting": 5, "hits": 0}
     source_extra: dict[str, Any] = {"entries": extra}
     if doc.pop("_mixed_chassis", None):
@@ -449,7 +457,8 @@ def write_mtf(doc: dict[str, Any]) -> str:
             f"{t.MTF_REAR_CODE_OF[location]} armor:{loc.get('rear_armor_max', loc.get('rear_armor', 0))}"
         )
     out.append("")
-    weapons = doc.get("weapons", [])
+    gear = [e for e in doc.get("equipment", []) if e.get("location") and "ammo" not in e["name"].lower()]
+    weapons = [*doc.get("weapons", []), *gear]  # gear with a place is listed with the weapons
     out.append(f"Weapons:{len(weapons)}")
     for weapon in weapons:
         where = f"{weapon['location']} (R)" if weapon.get("rear") else weapon["location"]

@@ -259,6 +259,7 @@ _EQUIPMENT_WORDS = (
     "quarters",
     "kit",
     "dispenser",
+    "battery",
 )
 
 

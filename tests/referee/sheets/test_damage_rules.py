@@ -158,7 +158,7 @@ def test_a_dropships_facings_are_the_four_its_file_gives():
         ("Aft", 90),
     ]
     assert document.armour_total(doc) == 150 + 120 + 121 + 90
-    after, notes = document.damage(doc, "Left Side", 20)
+    after, _notes = document.damage(doc, "Left Side", 20)
     assert loc(after, "Left Side")["armor"] == 100
     assert document.armour_total(after) == 150 + 100 + 121 + 90
 
