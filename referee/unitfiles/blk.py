@@ -107,18 +107,20 @@ _TURRET = ("Turret", ("Turret",))
 _DUAL_TURRETS = [("Turret", ("Rear Turret", "Turret")), ("Front Turret", ("Front Turret",))]
 _ROTOR, _BODY = ("Rotor", ("Rotor",)), ("Body", ("Body",))
 _NOSE, _AFT = ("Nose", ("Nose",)), ("Aft", ("Aft",))
-_FIGHTER = [_NOSE, ("Left Wing", ("Left Wing",)), ("Right Wing", ("Right Wing",)), _AFT]
+# A fighter's, small craft's or DropShip's armour values in file order: nose, right, left, aft
+# (MegaMek's BLKAeroFile NOSE 0, RW 1, LW 2, AFT 3).
+_FIGHTER = [_NOSE, ("Right Wing", ("Right Wing",)), ("Left Wing", ("Left Wing",)), _AFT]
 # A winged craft's sheet has only its four arcs: what sits in the fuselage, wings or hull has no arc ("").
 _FIGHTER_EXTRA = [("", ("Fuselage", "Wings", "Body"))]
 _CRAFT = [
     _NOSE,
-    ("Left Wing", ("Left Side", "Left Wing")),
     ("Right Wing", ("Right Side", "Right Wing")),
+    ("Left Wing", ("Left Side", "Left Wing")),
     _AFT,
 ]
 # A DropShip's four armoured arcs, as its file and its record sheet give them: each side is one
 # armour value, and weapons on a side that fire aft are marked rear-mounted ("(R)").
-_DROPSHIP = [_NOSE, ("Left Side", ("Left Side",)), ("Right Side", ("Right Side",)), _AFT]
+_DROPSHIP = [_NOSE, ("Right Side", ("Right Side",)), ("Left Side", ("Left Side",)), _AFT]
 _CRAFT_EXTRA = [("", ("Hull",))]
 _HULL = [("Hull", ("Hull",))]
 # A JumpShip's, WarShip's or station's six arcs in the order of the file's armour values
@@ -804,6 +806,8 @@ def _read_aero(blocks: Blocks, doc: dict, unit_type: str, raw_key: str, warnings
     tonnage = _tonnage(blocks, high=_TONNAGE_LIMIT[unit_type])
     doc["tonnage"] = tonnage
     _engine(blocks, doc, warnings)
+    if unit_type in SHIP_TYPES:  # MegaMek gives small craft and larger a fusion engine, whatever the code
+        doc["engine"] = {"type": "Fusion", "rating": 0}
     safe = blocks.int(
         "SafeThrust",
         what="safe thrust",
@@ -870,10 +874,12 @@ def _write_aero(out: list[str], doc: dict) -> None:
     movement = doc.get("movement") or {}
     write_block(out, "SafeThrust", [str(movement.get("safe_thrust", 0))])
     _write_engine(out, doc)
-    sinks = doc.get("heat_sinks") or {"count": 0, "type": "single"}
-    write_block(out, "heatsinks", [str(sinks.get("count", 0))])
-    write_block(out, "sink_type", ["1" if sinks.get("type") == "double" else "0"])
-    write_block(out, "fuel", [str((doc.get("fuel") or {}).get("points", 0))])
+    sinks = doc.get("heat_sinks")
+    if sinks:
+        write_block(out, "heatsinks", [str(sinks.get("count", 0))])
+        write_block(out, "sink_type", ["1" if sinks.get("type") == "double" else "0"])
+    if (doc.get("fuel") or {}).get("points") is not None:
+        write_block(out, "fuel", [str(doc["fuel"]["points"])])
     table, extra_blocks = _aero_table(unit_type)
     arcs = doc.get("locations") if unit_type in ("aerospace_fighter", "small_craft") else doc.get("facings")
     by_name = {arc["name"]: arc for arc in arcs or []}

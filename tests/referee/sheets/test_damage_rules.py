@@ -148,19 +148,20 @@ Wayfarer
 
 
 def test_a_dropships_facings_are_the_four_its_file_gives():
-    # TechManual / Total Warfare, DropShip record sheet: armour is given for the Nose, the Left and
-    # Right Sides and the Aft; each side is one armour value (never counted for two facings).
+    # Total Warfare, DropShip record sheet: armour is given for the Nose, the Left and Right Sides
+    # and the Aft; each side is one armour value (never counted for two facings). The file lists
+    # them nose, right, left, aft (MegaMek's BLKAeroFile).
     doc = read_unit_text(UNION_LIKE, name="lantern.blk")
     assert [(f["name"], f["armor"]) for f in doc["facings"]] == [
         ("Nose", 150),
-        ("Left Side", 120),
-        ("Right Side", 121),
+        ("Left Side", 121),
+        ("Right Side", 120),
         ("Aft", 90),
     ]
     assert document.armour_total(doc) == 150 + 120 + 121 + 90
     after, _notes = document.damage(doc, "Left Side", 20)
-    assert loc(after, "Left Side")["armor"] == 100
-    assert document.armour_total(after) == 150 + 100 + 121 + 90
+    assert loc(after, "Left Side")["armor"] == 101
+    assert document.armour_total(after) == 150 + 101 + 120 + 90
 
 
 def test_a_jumpships_facings_are_the_six_its_file_gives_in_the_files_order():

@@ -251,6 +251,9 @@ def test_a_fusion_fighter_reads_fusion_with_its_rating_sinks_and_aft_laser():
     # BLKFile engine code 0 is fusion; a fighter's rating is (safe thrust − 2) × tons
     assert doc["engine"] == {"rating": (4 - 2) * 100, "type": "Fusion"}
     assert doc["heat_sinks"] == {"count": 18, "type": "single"}
+    assert {loc["name"]: loc["armor"] for loc in doc["locations"]} == {  # nose, right, left, aft
+        "Nose": 48, "Right Wing": 41, "Left Wing": 40, "Aft": 30
+    }  # fmt: skip
     assert ("Medium Laser", "Aft", True, 1) in weapons(doc)
     assert by_name(doc["equipment"], "IS Ammo LRM-20") == {
         "name": "IS Ammo LRM-20",
@@ -278,10 +281,12 @@ def test_a_small_craft_has_its_half_ton_cargo_and_crew():
 
 def test_a_spheroid_dropship_has_its_four_arcs_mekbays_quarters_and_rear_side_weapons():
     doc = read("dropship_spheroid.blk")
+    # armour in file order nose, right side, left side, aft (MegaMek's BLKAeroFile)
     assert [(f["name"], f["armor"]) for f in doc["facings"]] == [
-        ("Nose", 180), ("Left Side", 170), ("Right Side", 170), ("Aft", 104)
+        ("Nose", 180), ("Left Side", 170), ("Right Side", 171), ("Aft", 104)
     ]  # fmt: skip
-    assert document.armour_total(doc) == 180 + 170 + 170 + 104
+    assert document.armour_total(doc) == 180 + 171 + 170 + 104
+    assert doc["engine"]["type"] == "Fusion"  # MegaMek gives every DropShip a fusion engine
     assert [(b["type"], b["capacity"], b["doors"]) for b in doc["bays"]] == [
         ("Mech", 4, 2), ("Mech", 8, 2), ("Fighter", 2, 2), ("Cargo", 74.5, 2),
         ("First-class quarters", 30, 0), ("Crew quarters", 77, 0),
@@ -302,6 +307,7 @@ def test_a_spheroid_dropship_has_its_four_arcs_mekbays_quarters_and_rear_side_we
     }
     fields = document.record_fields(doc, "ship")
     assert (fields["armor_fore_left"], fields.get("armor_aft_left", 0)) == (170, 0)  # one side, counted once
+    assert fields["armor_fore_right"] == 171
     assert fields["heat_sinks"] == 90
 
 
