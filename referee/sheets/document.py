@@ -144,6 +144,16 @@ HEAD_STRUCTURE = 3
 HEAD_ARMOR_MAX = 9
 
 CREW_KEYS = ("crew", "officers", "enlisted", "gunners", "pilots", "passengers", "marines", "battle_armor")
+CREW_LABELS = {
+    "crew": "Crew",
+    "officers": "Officers",
+    "enlisted": "Enlisted",
+    "gunners": "Gunners",
+    "pilots": "Pilots",
+    "passengers": "Passengers",
+    "marines": "Marines",
+    "battle_armor": "Battle armour troopers",
+}
 # Engines that burn fuel (or draw power) rather than fuse it: the record's engine type "ice".
 COMBUSTION_ENGINES = ("ICE", "I.C.E.", "FUEL CELL", "STEAM", "BATTERY", "SOLAR", "EXTERNAL", "MAGLEV", "NONE")
 MOVEMENT_KEYS = ("walk", "run", "jump", "cruise", "flank", "safe_thrust", "max_thrust", "umu")

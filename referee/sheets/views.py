@@ -90,6 +90,9 @@ def _sheet_context(campaign: Campaign, role: str, kind: str, record, **extra) ->
         "type_label": document.UNIT_TYPES.get(doc.get("unit_type"), ""),
         "diagrams": diagram.diagrams(doc) if doc else [],
         "armour_total": document.armour_total(doc) if doc else 0,
+        "crew": [(document.CREW_LABELS.get(k, k), v) for k, v in (doc.get("crew") or {}).items()]
+        if doc
+        else [],
         "movement": [
             (label, doc["movement"][key]) for key, label in MOVEMENT if key in doc.get("movement", {})
         ],
