@@ -298,10 +298,22 @@ class EngineType(models.TextChoices):
     ICE = "ice", "Internal combustion (ICE)"
 
 
+class TonnageField(models.FloatField):
+    """Tons, fractions kept (a 20.5 t support vehicle): a whole tonnage reads as a whole number
+    (35, not 35.0), so forms and rolls show it as a GM writes it."""
+
+    def from_db_value(self, value, expression, connection):
+        return self.to_python(value)
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 class Unit(CampaignObject):
     kind = models.CharField(max_length=16, choices=UnitKind.choices)
     # Support vehicles weigh in half tons and less (a 20.5 t truck): the record keeps the fraction.
-    tonnage = models.FloatField(default=0, validators=[MinValueValidator(0), MaxValueValidator(100_000)])
+    tonnage = TonnageField(default=0, validators=[MinValueValidator(0), MaxValueValidator(100_000)])
     armor_factor = models.PositiveIntegerField(default=0)
     jump_mp = models.PositiveSmallIntegerField("jump MP", default=0)
     piloting = models.PositiveSmallIntegerField(default=5)

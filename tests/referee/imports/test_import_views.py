@@ -337,3 +337,25 @@ def test_a_double_click_imports_once(cast):
     assert Unit.objects.filter(campaign=cast.campaign).count() == 1
     assert LogEntry.objects.filter(campaign=cast.campaign).count() == 1
     assert "already sent: nothing more was imported" in second.content.decode()
+
+
+VARIANTS = Path(__file__).resolve().parents[1] / "unitfiles" / "files"
+
+
+def test_a_half_ton_support_vehicle_keeps_its_fraction_on_the_record(cast):
+    path = VARIANTS / "tank_wheeled_support_fraction.blk"
+    response = cast.client("gm").post(url(cast), {"files": upload(path)})
+    assert response.status_code == 200
+    truck = Unit.objects.get(campaign=cast.campaign)
+    assert truck.tonnage == 20.5  # never 20
+    assert truck.sheet["tonnage"] == 20.5
+
+
+def test_an_odd_line_in_a_readable_file_is_a_warning_beside_the_import_not_a_refusal(cast):
+    text = VICTOR.read_text().replace("walk mp:4", "walk mp:4\nthis line means nothing")
+    response = cast.client("gm").post(url(cast), {"files": [SimpleUploadedFile("Victor.mtf", text.encode())]})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Imported, with lines that could not be read:" in page
+    assert "Victor.mtf: Line " in page and "“this line means nothing” is neither" in page
+    assert Unit.objects.filter(campaign=cast.campaign).count() == 1
