@@ -291,14 +291,22 @@ def tech_type(doc: dict) -> str:
         chassis = "Clan" if _extra(doc).get("mixed_chassis") == "Clan" else "IS"
         words = {3: " Advanced", 4: " Experimental", 5: " Unofficial"}
         return f"Mixed ({chassis} Chassis){words.get(level, '')}"
-    if doc.get("tech_base") == "Clan":
-        return f"Clan Level {min(5, max(2, level or 2))}"
-    return f"IS Level {min(5, max(1, level or 2))}"
+    if doc.get("tech_base") == "Clan":  # MegaMek reads "Clan" and "Clan Level 2" to 5
+        return "Clan" if level is None else f"Clan Level {min(5, max(2, level))}"
+    return "IS" if level is None else f"IS Level {min(5, max(1, level))}"
 
 
 def _motion(blocks: Blocks, doc: dict, warnings: list[str], *, required: bool) -> None:
     text = blocks.text("motion_type", required="how it moves" if required else None)
     if text is None:
+        return
+    if not text.strip():
+        if required:
+            raise UnitFileError(
+                "the <motion_type> block is empty: a vehicle's file says how it moves (Tracked, Wheeled, "
+                "Hover, VTOL, Naval…).",
+                line=blocks.line_of("motion_type"),
+            )
         return
     known = {m.lower(): m for m in MOTIONS}
     motion = known.get(text.strip().lower())
@@ -580,12 +588,17 @@ def _write_vehicle(out: list[str], doc: dict) -> None:
         write_block(out, "jumpingMP", [str(movement["jump"])])
     _write_engine(out, doc)
     by_name = {loc["name"]: loc for loc in doc.get("locations", [])}
-    is_vtol = doc.get("motion") == "VTOL"
+    is_vtol = _is_vtol(doc)
     turrets = 2 if "Front Turret" in by_name else (1 if "Turret" in by_name else 0)
     table = _vehicle_table(is_vtol, turrets)
     write_block(out, "armor", [str(by_name.get(name, {}).get("armor_max", 0)) for name, _ in table])
     _write_items(out, [*table, _BODY], doc)
     write_block(out, "tonnage", [_num(doc.get("tonnage", 0))])
+
+
+def _is_vtol(doc: dict) -> bool:
+    """A vehicle with a rotor is a VTOL, whatever its motion line says."""
+    return doc.get("motion") == "VTOL" or any(loc["name"] == "Rotor" for loc in doc.get("locations", []))
 
 
 def _write_engine(out: list[str], doc: dict) -> None:
@@ -869,17 +882,20 @@ def _read_aero(blocks: Blocks, doc: dict, unit_type: str, raw_key: str, warnings
 
 def _write_aero(out: list[str], doc: dict) -> None:
     unit_type = doc["unit_type"]
-    if doc.get("motion"):
-        write_block(out, "motion_type", [doc["motion"]])
+    # A sheet made here (not read from a .blk) gets the blocks MegaMek's aerospace loaders
+    # refuse a file without; one read from a file keeps what the file had.
+    made_here = (doc.get("source") or {}).get("format") != "blk"
+    if doc.get("motion") or made_here:
+        write_block(out, "motion_type", [doc.get("motion") or "Aerodyne"])
     movement = doc.get("movement") or {}
     write_block(out, "SafeThrust", [str(movement.get("safe_thrust", 0))])
     _write_engine(out, doc)
-    sinks = doc.get("heat_sinks")
+    sinks = doc.get("heat_sinks") or ({"count": 0, "type": "single"} if made_here else None)
     if sinks:
         write_block(out, "heatsinks", [str(sinks.get("count", 0))])
         write_block(out, "sink_type", ["1" if sinks.get("type") == "double" else "0"])
-    if (doc.get("fuel") or {}).get("points") is not None:
-        write_block(out, "fuel", [str(doc["fuel"]["points"])])
+    if (doc.get("fuel") or {}).get("points") is not None or made_here:
+        write_block(out, "fuel", [str((doc.get("fuel") or {}).get("points", 0))])
     table, extra_blocks = _aero_table(unit_type)
     arcs = doc.get("locations") if unit_type in ("aerospace_fighter", "small_craft") else doc.get("facings")
     by_name = {arc["name"]: arc for arc in arcs or []}
@@ -900,6 +916,11 @@ def _write_aero(out: list[str], doc: dict) -> None:
     for tag, key in CREW_KEYS:
         if key in (doc.get("crew") or {}):
             write_block(out, tag, [str(doc["crew"][key])])
+        elif made_here and unit_type in SHIP_TYPES:
+            write_block(out, tag, ["0"])
+    if made_here and unit_type in SHIP_TYPES:
+        write_block(out, "life_boat", ["0"])
+        write_block(out, "escape_pod", ["0"])
     if (doc.get("kf_drive") or {}).get("lf_battery"):
         write_block(out, "lithium-fusion", ["1"])
 
@@ -920,15 +941,18 @@ def write_blk(doc: dict[str, Any]) -> str:
     raw_type = _extra(doc).get("unit_type", "")
     if UNIT_TYPES.get(str(raw_type).lower()) != unit_type:
         raw_type = DEFAULT_UNIT_TYPE[unit_type]
-    if unit_type == "vehicle" and str(raw_type).lower() not in ("supporttank", "supportvtol"):
-        raw_type = "VTOL" if doc.get("motion") == "VTOL" else "Tank"
+    if unit_type == "vehicle":
+        vtol = _is_vtol(doc)
+        support = str(raw_type).lower().startswith("support")
+        raw_type = ("SupportVTOL" if vtol else "SupportTank") if support else ("VTOL" if vtol else "Tank")
     out = ["#building block data file"]
     write_block(out, "BlockVersion", ["1"])
     write_block(out, "Version", ["MAM0"])
     write_block(out, "UnitType", [raw_type])
     write_block(out, "Name", [doc.get("chassis", "")])
     write_block(out, "Model", [doc.get("model", "")])
-    write_block(out, "year", [str(doc.get("year", 3025))])
+    if doc.get("year") is not None or (doc.get("source") or {}).get("format") != "blk":
+        write_block(out, "year", [str(doc.get("year", 3025))])  # MegaMek needs a year
     write_block(out, "type", [tech_type(doc)])
     if unit_type == "vehicle":
         _write_vehicle(out, doc)

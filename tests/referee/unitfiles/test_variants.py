@@ -356,3 +356,16 @@ def test_a_space_station_with_collars_and_a_naval_yard():
     assert doc["docking_collars"] == 4
     assert doc["bays"][1] == {"type": "Naval repair (unpressurized)", "capacity": 100000, "doors": 2}
     assert doc["motion"] == "Station Keeping"
+
+
+def test_a_ship_sheet_made_here_exports_with_every_block_megamek_needs():
+    # MegaMek's BLKDropshipFile refuses a file without motion_type, heatsinks, sink_type, fuel,
+    # SafeThrust, structural_integrity, life_boat or escape_pod.
+    doc = document.normalise({"unit_type": "dropship", "chassis": "Homemade", "tonnage": 2000})
+    _name, text = write_unit_text(doc)
+    for tag in ("motion_type", "heatsinks", "sink_type", "fuel", "SafeThrust", "structural_integrity",
+                "life_boat", "escape_pod", "year", "type"):  # fmt: skip
+        assert f"<{tag}>" in text, tag
+    assert "<type>\nIS\n</type>" in text
+    again = read_unit_text(text, name="homemade.blk")
+    assert [f["name"] for f in again["facings"]] == ["Nose", "Left Side", "Right Side", "Aft"]
