@@ -99,12 +99,14 @@ def unit_files_import(request: htmx.HtmxHttpRequest, campaign: Campaign) -> Http
         )
     except services.AlreadyInCampaign as error:
         # Ask: the same units wait in the form (no need to choose the files again) for the answer.
+        pending = _pending(batch.units)
         again = UnitFileImportForm(
-            initial={"pending": _pending(batch.units), "as_designs": form.cleaned_data["as_designs"]}
+            initial={"pending": pending, "as_designs": form.cleaned_data["as_designs"]}
         )
         again.fields["existing"].choices = again.fields["existing"].choices[1:]
-        del again.fields["files"], again.fields["text"]
         again.fields["existing"].initial = services.COPY
+        if pending:  # too many units to carry: the files are chosen again with the answer
+            del again.fields["files"], again.fields["text"]
         context = _context(
             campaign, again, problems=problems, notes=notes, already=error.names, asking=str(error)
         )

@@ -257,6 +257,8 @@ def test_a_unit_already_in_the_campaign_asks_then_imports_a_second_copy_without_
     assert asked.status_code == 422
     page = asked.content.decode()
     assert "Already in this campaign: Victor VTR-9K." in page
+    assert "the files need not be chosen again" in page
+    assert 'type="file"' not in page
     assert Unit.objects.filter(campaign=cast.campaign).count() == 1  # nothing yet
     pending = re.search(r'name="pending" value="([^"]+)"', page).group(1)
     answered = cast.client("gm").post(url(cast), {"pending": pending, "existing": "copy"})
