@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "referee.sheets",
     "referee.imports",
     "referee.maps",
+    "referee.battles",
     "rules",
 ]
 

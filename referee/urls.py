@@ -19,4 +19,5 @@ urlpatterns = [
     path("", include("referee.imports.urls")),
     path("", include("referee.sheets.urls")),
     path("", include("referee.maps.urls")),
+    path("", include("referee.battles.urls")),
 ]

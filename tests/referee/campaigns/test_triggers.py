@@ -7,6 +7,7 @@ import pytest
 from django.apps import apps
 from django.db import IntegrityError, connection, transaction
 
+from referee.battles.models import MegaMekBoard
 from referee.campaigns.models import TOUCH_CAMPAIGN, Campaign, CampaignScoped, Membership
 from referee.fleet.models import Marker
 from referee.logistics.models import CharacterSheet
@@ -81,6 +82,7 @@ def rows(cast) -> dict[type, object]:
         UnitPlacement.objects.create(
             campaign=c, name=unit.name, unit=unit, battlefield=battlefield, hex="0101"
         ),
+        MegaMekBoard.objects.create(campaign=c, name=battlefield.name, battlefield=battlefield),
         ruled_jump(c, cast.gm, ship, dice=[3, 4]),
     ]
     return {type(obj): obj for obj in made}

@@ -1,0 +1,76 @@
+"""The battle pages' forms: a board to upload, a unit list to bring back, records to hand out."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import uuid
+import zlib
+
+from django import forms
+
+from . import board, mul
+
+
+class BoardUploadForm(forms.Form):
+    file = forms.FileField(
+        label="MegaMek board", help_text="A .board file, as MegaMek's board editor saves it."
+    )
+    name = forms.CharField(
+        label="Battlefield name",
+        max_length=120,
+        required=False,
+        help_text="Leave blank to name it after the file.",
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > board.MAX_BOARD_BYTES:
+            raise forms.ValidationError(
+                f"The file is larger than {board.MAX_BOARD_BYTES // (1024 * 1024)} MB; a board never is."
+            )
+        return upload
+
+
+class ResultUploadForm(forms.Form):
+    file = forms.FileField(
+        label="MegaMek unit list",
+        help_text="The .mul MegaMek saved after the battle (or a unit list saved from its lobby).",
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > mul.MAX_MUL_BYTES:
+            raise forms.ValidationError(
+                f"The file is larger than {mul.MAX_MUL_BYTES // 1024} KB; a unit list of a battle never is."
+            )
+        return upload
+
+
+def pack(raw: bytes) -> str:
+    """The unit list, carried from the preview to Apply in the form itself."""
+    return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
+
+
+def unpack(text: str) -> bytes:
+    try:
+        packed = base64.b64decode(text.encode("ascii"), validate=True)
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, mul.MAX_MUL_BYTES + 1)
+    except (binascii.Error, zlib.error, UnicodeEncodeError, ValueError):
+        raise forms.ValidationError("The unit list did not come back whole: upload it again.") from None
+    if len(raw) > mul.MAX_MUL_BYTES or inflater.unconsumed_tail:
+        raise forms.ValidationError("The unit list did not come back whole: upload it again.")
+    return raw
+
+
+class ResultApplyForm(forms.Form):
+    data = forms.CharField(widget=forms.HiddenInput, max_length=1_000_000, strip=False)
+    request_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["request_key"].initial = uuid.uuid4()
+
+    def clean_data(self) -> bytes:
+        return unpack(self.cleaned_data["data"])
