@@ -13,6 +13,7 @@ from . import board, mul
 
 
 class BoardUploadForm(forms.Form):
+    prefix = "board"  # the battle page holds both upload forms
     file = forms.FileField(
         label="MegaMek board", help_text="A .board file, as MegaMek's board editor saves it."
     )
@@ -33,6 +34,7 @@ class BoardUploadForm(forms.Form):
 
 
 class ResultUploadForm(forms.Form):
+    prefix = "result"
     file = forms.FileField(
         label="MegaMek unit list",
         help_text="The .mul MegaMek saved after the battle (or a unit list saved from its lobby).",

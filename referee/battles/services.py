@@ -501,7 +501,8 @@ def battle_report(rows: list[ResultRow]) -> str:
             said.append(f"lost {len(killed)} trooper{'s' if len(killed) != 1 else ''}")
         text = f"The {name} " + _and(said) if said else ""
         if row.crew and row.crew[1] != row.crew[0]:
-            who = (after.get("pilot") or {}).get("name") or "its pilot"
+            crewed = row.entity.crew[0].name if row.entity.crew else ""
+            who = (after.get("pilot") or {}).get("name") or crewed or "its pilot"
             role = CREW_WORD.get(after["unit_type"], "Pilot")
             hits = row.crew[1] - row.crew[0]
             crew = (

@@ -147,7 +147,7 @@ def test_a_refused_upload_creates_nothing(cast):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     upload = SimpleUploadedFile("Bad.board", b'size 2 1\nhex 0101 0 "" ""\nhex 0201 900 "" ""\n')
-    response = client.post(f"/c/{cast.campaign.code}/battles/boards/", {"file": upload})
+    response = client.post(f"/c/{cast.campaign.code}/battles/boards/", {"board-file": upload})
     assert response.status_code == 422
     assert "Nothing was created. Line 3: hex 0201 is at level 900" in response.content.decode()
     assert not Battlefield.objects.exists() and not LogEntry.objects.exists()
@@ -158,7 +158,7 @@ def test_the_upload_makes_the_battlefield(cast):
 
     upload = SimpleUploadedFile("Harbour Town 8x6.board", (SAMPLES / "Harbour Town 8x6.board").read_bytes())
     response = cast.client("gm").post(
-        f"/c/{cast.campaign.code}/battles/boards/", {"file": upload}, follow=True
+        f"/c/{cast.campaign.code}/battles/boards/", {"board-file": upload}, follow=True
     )
     assert response.status_code == 200
     field = Battlefield.objects.get(campaign=cast.campaign)

@@ -147,7 +147,7 @@ def test_a_unit_list_carrying_another_campaigns_record_id_is_refused_and_writes_
 
 def _preview_post(client, cast, text: str):
     upload = SimpleUploadedFile("after.mul", text.encode())
-    return client.post(f"/c/{cast.campaign.code}/battles/results/", {"file": upload})
+    return client.post(f"/c/{cast.campaign.code}/battles/results/", {"result-file": upload})
 
 
 HOSTILE_FILES = {
