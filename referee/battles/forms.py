@@ -12,6 +12,13 @@ from django import forms
 from . import board, mul
 
 
+def _within(upload, limit: int, what: str):
+    if upload.size > limit:
+        size = f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit // 1024} KB"
+        raise forms.ValidationError(f"The file is larger than {size}; {what} never is.")
+    return upload
+
+
 class BoardUploadForm(forms.Form):
     prefix = "board"  # the battle page holds both upload forms
     file = forms.FileField(
@@ -25,12 +32,7 @@ class BoardUploadForm(forms.Form):
     )
 
     def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > board.MAX_BOARD_BYTES:
-            raise forms.ValidationError(
-                f"The file is larger than {board.MAX_BOARD_BYTES // (1024 * 1024)} MB; a board never is."
-            )
-        return upload
+        return _within(self.cleaned_data["file"], board.MAX_BOARD_BYTES, "a board")
 
 
 class ResultUploadForm(forms.Form):
@@ -41,12 +43,7 @@ class ResultUploadForm(forms.Form):
     )
 
     def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > mul.MAX_MUL_BYTES:
-            raise forms.ValidationError(
-                f"The file is larger than {mul.MAX_MUL_BYTES // 1024} KB; a unit list of a battle never is."
-            )
-        return upload
+        return _within(self.cleaned_data["file"], mul.MAX_MUL_BYTES, "a unit list of a battle")
 
 
 def pack(raw: bytes) -> str:

@@ -113,6 +113,12 @@ def board_upload(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpRespo
     return render(request, PAGE, context, status=htmx.INVALID)
 
 
+def _refused(request, campaign: Campaign, problem: str) -> HttpResponse:
+    """The battle page again, saying why nothing was written."""
+    context = _context(request, campaign, "gm", result_problem=f"Nothing was written. {problem}")
+    return render(request, PAGE, context, status=htmx.INVALID)
+
+
 def _preview_page(
     request, campaign: Campaign, raw: bytes, chosen=None, *, status=200, problem=""
 ) -> HttpResponse:
@@ -120,8 +126,7 @@ def _preview_page(
         entities = mul.parse_mul(raw)
         preview = services.result_preview(campaign, entities, chosen)
     except (mul.MulError, PlayError) as error:
-        context = _context(request, campaign, "gm", result_problem=f"Nothing was written. {error}")
-        return render(request, PAGE, context, status=htmx.INVALID)
+        return _refused(request, campaign, str(error))
     apply_form = ResultApplyForm(initial={"data": pack(raw)})
     context = _context(
         request,
@@ -152,15 +157,12 @@ def result_apply(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpRespo
     """Apply (one entry, every sheet) or show the preview again with the GM's matching."""
     form = ResultApplyForm(request.POST)
     if not form.is_valid():
-        problem = " ".join(m for errors in form.errors.values() for m in errors)
-        context = _context(request, campaign, "gm", result_problem=f"Nothing was written. {problem}")
-        return render(request, PAGE, context, status=htmx.INVALID)
+        return _refused(request, campaign, " ".join(m for errors in form.errors.values() for m in errors))
     raw = form.cleaned_data["data"]
     try:
         entities = mul.parse_mul(raw)
     except mul.MulError as error:
-        context = _context(request, campaign, "gm", result_problem=f"Nothing was written. {error}")
-        return render(request, PAGE, context, status=htmx.INVALID)
+        return _refused(request, campaign, str(error))
     chosen = services.parse_chosen(request.POST, len(entities))
     if request.POST.get("action") != "apply":
         return _preview_page(request, campaign, raw, chosen)

@@ -238,3 +238,19 @@ def test_the_dashboard_and_the_players_page_offer_the_unit_lists(battle, cast):
     assert f"/battles/forces.mul?battlefield={field.code}" in dashboard
     players = cast.client("player").get(f"/c/{cast.campaign.code}/").content.decode()
     assert "Your units for MegaMek" in players and f"/c/{cast.campaign.code}/battles/" in players
+
+
+def test_a_unit_list_too_large_is_refused_before_it_is_read(battle, cast):
+    response = _preview_post(cast.client("gm"), cast, "<unit>" + " " * (mul.MAX_MUL_BYTES + 10) + "</unit>")
+    assert response.status_code == 422
+    assert "The file is larger than 700 KB; a unit list of a battle never is." in response.content.decode()
+    assert not LogEntry.objects.exists()
+
+
+def test_a_result_that_changes_nothing_is_refused(battle, cast):
+    field, *_ = battle
+    with pytest.raises(PlayError, match="changes no sheet"):
+        services.result_apply(
+            campaign=cast.campaign, entities=mul.parse_mul(exported(field)), chosen={}, actor=cast.gm
+        )
+    assert not LogEntry.objects.exists()
