@@ -370,7 +370,15 @@ def write_board(board: ReadBoard, *, notes: list[str], names: dict[str, str], de
     out.append(f"size {board.columns} {board.rows}")
     out += [f'tag "{t.replace(chr(34), chr(39))}"' for t in board.tags]
     by_label = {h.label: h for h in board.hexes}
-    terrain_notes: list[str] = []
+    terrain_notes: list[str] = [
+        f"Hex {h.label} lies off the {board.columns} by {board.rows} map; left out."
+        for h in board.hexes
+        if not (
+            re.fullmatch(r"\d{4}", h.label)
+            and 1 <= int(h.label[:2]) <= board.columns
+            and 1 <= int(h.label[2:]) <= board.rows
+        )
+    ]
     lines = []
     for row in range(1, board.rows + 1):
         for column in range(1, board.columns + 1):

@@ -10,6 +10,6 @@ FAMILY = Family(
     name="battles",
     title="Battles in MegaMek",
     group="ground",
-    panels=(Panel("battles", PANEL, panel_context, order=35, records=lambda c: len(c["battlefields"])),),
+    panels=(Panel("battles", PANEL, panel_context, order=35, records=lambda c: 0),),
     player_panels=(Panel("unit_lists", PLAYER_TEMPLATE, player_panel_context, order=90),),
 )

@@ -347,6 +347,7 @@ class Incoming:
     chassis: str
     model: str
     external_id: str
+    movement: str = ""  # MegaMek's movement mode: Biped, Quad, Tracked, Hover, Aerodyne...
     crew: list[CrewState] = field(default_factory=list)
     locations: dict[int, LocationState] = field(default_factory=dict)
     structural_integrity: int | None = None
@@ -469,7 +470,9 @@ def _entity_from(element: Element, section: str, lines: dict[int, int]) -> Incom
     chassis, model = _text(element.get("chassis"), 120), _text(element.get("model"), 120)
     if not chassis:
         raise MulError("an entity has no chassis, so MegaMek could not have loaded it.", line)
-    entity = Incoming(line, section, chassis, model, _text(element.get("externalId"), 60))
+    entity = Incoming(
+        line, section, chassis, model, _text(element.get("externalId"), 60), _text(element.get("type"), 40)
+    )
     where = f"the {entity.name}"
     for child in element:
         at = lines.get(id(child), line)
@@ -663,6 +666,28 @@ def _apply_troopers(doc: dict, entity: Incoming) -> None:
             if state is None or state.internal is None
             else min(platoon["troopers_max"], state.internal)
         )
+
+
+# MegaMek's movement modes that say what kind of unit an entity is.
+MECH_MODES = {"biped", "quad", "tripod"}
+VEHICLE_MODES = {"tracked", "wheeled", "hover", "naval", "hydrofoil", "submarine", "wige", "rail", "maglev"}
+CRAFT_MODES = {"aerodyne", "spheroid"}
+
+
+def kind_clash(doc: dict, entity: Incoming) -> str | None:
+    """Why the entity cannot be the sheet's unit, when MegaMek's movement mode says it is
+    another kind (a 'Mech matched to a tank); None when it may be."""
+    mode, kind = entity.movement.lower(), doc["unit_type"]
+    if mode in MECH_MODES and kind != "mech":
+        return "a 'Mech"
+    if mode in VEHICLE_MODES and kind in ("mech", "aerospace_fighter", "small_craft", *CAPITAL_TYPES):
+        return "a vehicle"
+    if mode in CRAFT_MODES and kind in ("mech", "vehicle", "battle_armor", "infantry"):
+        return "an aerospace craft"
+    return None
+
+
+CAPITAL_TYPES = ("dropship", "jumpship", "warship", "space_station")
 
 
 def unit_destroyed(doc: dict, entity: Incoming) -> bool:

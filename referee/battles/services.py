@@ -406,10 +406,19 @@ def _result_row(entity: mul.Incoming, record, how: str) -> ResultRow:
     if record is None:
         return row
     before = sheet_of(record)
+    clash = mul.kind_clash(before, entity)
+    if clash:
+        kind = document.UNIT_TYPES[before["unit_type"]]
+        raise PlayError(
+            f"Line {entity.line}: the {entity.name} is {clash} in MegaMek ({entity.movement}); "
+            f"{record} is a {kind}. Match it to another record, or leave it out."
+        )
     try:
         after = document.normalise(mul.apply_to_sheet(before, entity))
     except document.SheetError as error:
         raise PlayError(f"Line {entity.line}: the {entity.name}: {error}") from None
+    except mul.MulError as error:  # a location the record's kind has not: matched to the wrong record
+        raise PlayError(f"{error} It cannot be {record}.") from None
     row.before, row.after = before, after
     row.lines = document.changes(before, after)
     olds = {loc["name"]: loc for loc in before.get("locations", [])}

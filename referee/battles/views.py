@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -66,7 +67,7 @@ def forces_download(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str
         if field_code:
             if role != "gm":
                 raise PermissionDenied("Only the GM hands a battlefield's forces to MegaMek.")
-            field_ = get_object_or_404(Battlefield.objects.in_campaign(campaign), code=field_code)
+            field_ = get_object_or_404(Battlefield.objects.in_campaign(campaign), code=uuid.UUID(field_code))
             records, stem = services.battlefield_forces(field_), field_.name
         else:
             records = services.records_by_code(campaign, request.GET.getlist("record"), role, request.user)

@@ -174,3 +174,11 @@ def test_only_the_gm_brings_a_board_in_or_takes_one_out(cast, who, status):
     assert (
         client.get(f"/c/{cast.campaign.code}/battles/battlefields/{field.code}/board/").status_code == status
     )
+
+
+def test_a_hex_off_the_map_is_named_in_the_notes(cast):
+    field = BattlefieldFactory(campaign=cast.campaign, columns=4, rows=4)
+    HexFactory(battlefield=field, name="0909", terrain="heavy_woods")
+    text, notes = services.board_export(field)
+    assert "Hex 0909 lies off the 4 by 4 map; left out." in notes
+    assert "0909" not in text.split("size")[1]

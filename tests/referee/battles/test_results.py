@@ -10,6 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from referee.battles import mul, services
+from referee.battles.forms import pack
 from referee.fleet.models import Unit
 from referee.play.models import LogEntry
 from referee.play.services import PlayError, log_entry_reverse
@@ -124,12 +125,12 @@ def test_an_entity_without_an_id_is_matched_by_chassis_model_and_crew(battle, ca
 
 
 def test_the_gm_may_correct_the_matching_or_leave_a_unit_out(battle, cast):
-    field, _victor, _tortuga, tank, _union = battle
+    field, victor, _tortuga, tank, _union = battle
     entities = mul.parse_mul(megamek_after(exported(field)))
     preview = services.result_preview(cast.campaign, entities, {0: "", 1: services.choice_key(tank), 2: ""})
     assert [r.record for r in preview.rows] == [None, tank, None]
     with pytest.raises(PlayError, match="matched to two entities"):
-        services.result_preview(cast.campaign, entities, {0: services.choice_key(tank)})
+        services.result_preview(cast.campaign, entities, {2: services.choice_key(victor)})
     with pytest.raises(PlayError, match="not this campaign's"):
         services.result_preview(cast.campaign, entities, {0: "unit:00000000-0000-4000-8000-000000000000"})
 
@@ -234,8 +235,9 @@ def test_the_gm_downloads_a_battlefields_forces_and_any_picked_records(battle, c
 def test_the_dashboard_and_the_players_page_offer_the_unit_lists(battle, cast):
     field, *_ = battle
     dashboard = cast.client("gm").get(f"/c/{cast.campaign.code}/").content.decode()
-    assert 'id="battles-panel"' in dashboard
-    assert f"/battles/forces.mul?battlefield={field.code}" in dashboard
+    assert 'id="battles-panel"' in dashboard and f"/c/{cast.campaign.code}/battles/" in dashboard
+    page = cast.client("gm").get(f"/c/{cast.campaign.code}/battles/").content.decode()
+    assert f"/battles/forces.mul?battlefield={field.code}" in page
     players = cast.client("player").get(f"/c/{cast.campaign.code}/").content.decode()
     assert "Your units for MegaMek" in players and f"/c/{cast.campaign.code}/battles/" in players
 
@@ -254,3 +256,35 @@ def test_a_result_that_changes_nothing_is_refused(battle, cast):
             campaign=cast.campaign, entities=mul.parse_mul(exported(field)), chosen={}, actor=cast.gm
         )
     assert not LogEntry.objects.exists()
+
+
+def test_an_entity_matched_to_a_record_of_another_kind_is_refused_in_the_preview(battle, cast):
+    field, _victor, _tortuga, tank, _union = battle
+    text = megamek_after(exported(field))
+    entities = mul.parse_mul(text)
+    victor_at = next(i for i, e in enumerate(entities) if e.chassis == "Victor")
+    tank_at = next(i for i, e in enumerate(entities) if e.chassis.startswith("Bulwark"))
+    chosen = {victor_at: services.choice_key(tank), tank_at: ""}
+    with pytest.raises(
+        PlayError,
+        match=r"the Victor VTR-9K is a 'Mech in MegaMek \(Biped\); Bulwark Heavy Tank \(Standard\) is a Combat vehicle",
+    ):
+        services.result_preview(cast.campaign, entities, chosen)
+    page = cast.client("gm").post(
+        f"/c/{cast.campaign.code}/battles/results/apply/",
+        {
+            "data": pack(text.encode()),
+            "action": "apply",
+            f"match-{victor_at}": services.choice_key(tank),
+            f"match-{tank_at}": "",
+        },
+    )
+    assert page.status_code == 422 and "Nothing was written." in page.content.decode()
+    assert not LogEntry.objects.exists()
+
+
+def test_a_malformed_battlefield_code_is_a_404(battle, cast):
+    response = cast.client("gm").get(
+        f"/c/{cast.campaign.code}/battles/forces.mul", {"battlefield": "nonsense"}
+    )
+    assert response.status_code == 404
