@@ -569,19 +569,29 @@ def result_apply(
     if left_out:
         summary += f" Not brought back (no record chosen): {_and(left_out)}."
     visible = not sharing.unshared(touched)
-    return log_append(
-        campaign=campaign,
-        procedure=BATTLE_RESULT,
-        title="The GM brought a battle's result back from MegaMek",
-        summary=summary,
-        actor=actor,
-        inputs={
-            "@records": [{"target": r._meta.model_name, "code": str(r.code), "name": str(r)} for r in touched]
-        },
-        effects=changes,
-        visibility=Visibility.EVERYONE if visible else Visibility.GM,
-        request_key=request_key,
-    )
+    try:
+        return log_append(
+            campaign=campaign,
+            procedure=BATTLE_RESULT,
+            title="The GM brought a battle's result back from MegaMek",
+            summary=summary,
+            actor=actor,
+            inputs={
+                "@records": [
+                    {"target": r._meta.model_name, "code": str(r.code), "name": str(r)} for r in touched
+                ]
+            },
+            effects=changes,
+            visibility=Visibility.EVERYONE if visible else Visibility.GM,
+            request_key=request_key,
+        )
+    except PlayError as error:
+        # Each sheet is logged whole, before and after, so that Undo restores it: a big battle
+        # may not fit one entry.
+        raise PlayError(
+            f"{error} Leave some units out in the matching table, apply the rest, then upload the "
+            "same file again for the ones left out."
+        ) from None
 
 
 def parse_chosen(data, count: int) -> dict[int, str]:

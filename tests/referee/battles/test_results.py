@@ -288,3 +288,26 @@ def test_a_malformed_battlefield_code_is_a_404(battle, cast):
         f"/c/{cast.campaign.code}/battles/forces.mul", {"battlefield": "nonsense"}
     )
     assert response.status_code == 404
+
+
+def test_a_battle_too_big_for_one_entry_is_refused_saying_how_to_split_it(cast):
+    field = BattlefieldFactory(campaign=cast.campaign, name="Big fight")
+    for number in range(12):
+        place(
+            record(cast.campaign, "Victor VTR-9K.mtf", name=f"Victor {number}"), field, f"01{number + 1:02d}"
+        )
+    text = exported(field).replace(
+        "  </entity>", '    <location index="5" isDestroyed="true" /> Left Arm\n  </entity>'
+    )
+    with pytest.raises(PlayError, match="Leave some units out in the matching table"):
+        services.result_apply(campaign=cast.campaign, entities=mul.parse_mul(text), chosen={}, actor=cast.gm)
+    assert not LogEntry.objects.exists()
+    assert all(
+        not u.sheet.get("destroyed") and not document.location(u.sheet, "Left Arm").get("destroyed")
+        for u in Unit.objects.filter(campaign=cast.campaign)
+    )
+    half = dict.fromkeys(range(6), "")
+    entry = services.result_apply(
+        campaign=cast.campaign, entities=mul.parse_mul(text), chosen=half, actor=cast.gm
+    )
+    assert "Not brought back (no record chosen)" in entry.summary
