@@ -169,7 +169,9 @@ def _slot_type(name: str | None) -> str:
 def _mech_or_vehicle_locations(doc: dict, names: tuple[str, ...]) -> list[str]:
     out = []
     by_name = {loc["name"]: loc for loc in doc.get("locations", [])}
-    ammo = [e for e in doc.get("equipment", []) if "shots" in e]
+    # An ammunition slot names its ammunition as MegaMek does, or MegaMek cannot load it: only a
+    # sheet read from a MegaMek unit file has MegaMek's names.
+    ammo = [e for e in doc.get("equipment", []) if "shots" in e] if known_to_megamek(doc) else []
     for index, name in enumerate(names):
         loc = by_name.get(name)
         if loc is None:
@@ -287,11 +289,12 @@ def _entity(unit: Outgoing) -> list[str]:
 
 def write_mul(units: list[Outgoing]) -> tuple[str, list[str]]:
     """The unit list MegaMek's lobby loads, and its notes (also written at its top, as a
-    comment MegaMek's reader passes over): the units MegaMek will not find by name."""
+    comment MegaMek's reader passes over): the units MegaMek may not find by name."""
     notes = [
-        f"MegaMek will not find {u.name} by name ({u.doc.get('chassis') or u.name} "
+        f"MegaMek may not find {u.name} by name ({u.doc.get('chassis') or u.name} "
         f"{u.doc.get('model', '')}".rstrip()
-        + "): it was made here, not read from a MegaMek unit file. Add its unit file to MegaMek first."
+        + "): its sheet was made here, not read from a MegaMek unit file. Unless MegaMek has a unit "
+        "of that chassis and model, add its unit file to MegaMek first (the record's Unit file)."
         for u in units
         if not known_to_megamek(u.doc)
     ]

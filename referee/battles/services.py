@@ -524,7 +524,7 @@ def battle_report(rows: list[ResultRow]) -> str:
             text = f"{text}; {crew}" if text else crew
         if text:
             parts.append(text)
-    return "; ".join(parts) if parts else "No unit's sheet changed"
+    return ". ".join(parts) if parts else "No unit's sheet changed"
 
 
 def _and(items: list[str]) -> str:

@@ -79,7 +79,7 @@ def test_export_mul_then_import_mul_previews_and_applies(cast, tmp_path):
     _, err = run(
         "export_mul", code, "--record", "Homebrew", "--record", "Victor VTR-9K", "-o", str(tmp_path / "b.mul")
     )
-    assert "MegaMek will not find Homebrew by name" in err
+    assert "MegaMek may not find Homebrew by name" in err
 
     after = tmp_path / "after.mul"
     after.write_text(

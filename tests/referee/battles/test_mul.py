@@ -114,9 +114,16 @@ def test_a_dropship_side_is_written_as_its_lower_facing_and_its_loss_lands_on_bo
 def test_a_design_made_here_is_named_in_the_notes():
     blank = document.blank("mech", tonnage=50, chassis="Homebrew")
     text, notes = mul.write_mul([out(blank, name="Homebrew HB-1"), out(sheet("Victor VTR-9K.mtf"))])
-    assert len(notes) == 1 and "MegaMek will not find Homebrew HB-1 by name" in notes[0]
+    assert len(notes) == 1 and "MegaMek may not find Homebrew HB-1 by name" in notes[0]
     assert "<!-- Notes from the referee:" in text and "Homebrew HB-1" in text.split("<unit")[0]
     assert len(mul.parse_mul(text)) == 2  # the notes are a comment MegaMek's reader passes over
+
+
+def test_ammunition_goes_out_only_under_megameks_own_names():
+    made_here = {**damaged_victor(), "source": {}}
+    text, _ = mul.write_mul([out(document.normalise(made_here))])
+    assert "shots=" not in text  # its names are not MegaMek's: MegaMek keeps its full load
+    assert '<slot index="3" type="Jump Jet" isHit="true"' in text  # a hit is a hit whatever the name
 
 
 def test_the_samples_read_as_megamek_wrote_them():

@@ -103,7 +103,7 @@ def test_the_result_is_previewed_then_applied_as_one_entry_and_undone(battle, ca
     entry = services.result_apply(campaign=cast.campaign, entities=entities, chosen={}, actor=cast.gm)
     assert LogEntry.objects.count() == 1
     assert entry.summary.startswith(
-        "The Victor VTR-9K lost its left arm and took 1 critical hit; MechWarrior Lena Ortiz took 2 hits; "
+        "The Victor VTR-9K lost its left arm and took 1 critical hit; MechWarrior Lena Ortiz took 2 hits. "
         "The Tortuga TRT-2Q was destroyed"
     )
     victor.refresh_from_db()
