@@ -193,11 +193,12 @@ class BoardHex:
 
     @property
     def plain(self) -> bool:
-        """Clear ground at level 0 with nothing else: the battlefield need not describe it."""
+        """Clear ground at level 0 with nothing else (a theme is only a picture, kept apart): the
+        battlefield need not describe it."""
         return (
             self.level == 0
             and self.terrain == "clear"
-            and not (self.conditions or self.weather or self.geyser or self.kept or self.theme)
+            and not (self.conditions or self.weather or self.geyser or self.kept)
         )
 
 

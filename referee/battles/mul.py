@@ -261,8 +261,7 @@ def _entity(unit: Outgoing) -> list[str]:
     )
     pilot = doc.get("pilot") or {}
     hits = pilot.get("hits", 0)
-    crew = _attrs(
-        size=1,
+    crew = _attrs(  # no size: MegaMek keeps the crew size of the unit as built
         name=pilot.get("name") or unit.crew_name or "Unnamed",
         nick="",
         gunnery=pilot.get("gunnery", unit.gunnery),

@@ -26,6 +26,9 @@ from . import mul
 from .models import MegaMekBoard
 
 BATTLE_RESULT = "battle.result"
+# A board's import lists every hex it made, so that Undo can tell a hex edited since: this
+# many fit one log entry.
+MAX_DESCRIBED_HEXES = 1_400
 RECORD_MODELS = (Unit, Ship)
 
 
@@ -219,6 +222,11 @@ def board_import(
         except ValidationError as error:
             raise PlayError(f"Hex {item.label}: {'; '.join(error.messages)}") from None
         rows.append(hex_)
+    if len(rows) > MAX_DESCRIBED_HEXES:
+        raise PlayError(
+            f"The board describes {len(rows):,} hexes (terrain, or a level other than 0); one import "
+            f"takes at most {MAX_DESCRIBED_HEXES:,}. Split the board in MegaMek's board editor."
+        )
     extra = MegaMekBoard(
         campaign=campaign,
         battlefield=field_,

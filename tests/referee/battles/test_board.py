@@ -8,7 +8,7 @@ import pytest
 from referee.battles import board, services
 from referee.battles.models import MegaMekBoard
 from referee.play.models import LogEntry
-from referee.play.services import log_entry_reverse
+from referee.play.services import PlayError, log_entry_reverse
 from referee.terrain.models import Battlefield, Hex
 from tests.referee.battles.records import SAMPLES
 from tests.referee.terrain.factories import BattlefieldFactory, HexFactory
@@ -182,3 +182,38 @@ def test_a_hex_off_the_map_is_named_in_the_notes(cast):
     text, notes = services.board_export(field)
     assert "Hex 0909 lies off the 4 by 4 map; left out." in notes
     assert "0909" not in text.split("size")[1]
+
+
+def _woods(side: int) -> str:
+    return (
+        f"size {side} {side}\n"
+        + "\n".join('hex 0000 1 "woods:1" "grass"' for _ in range(side * side))
+        + "\nend\n"
+    )
+
+
+def test_a_board_describing_as_many_hexes_as_one_entry_lists_imports(cast):
+    side = int(services.MAX_DESCRIBED_HEXES**0.5)
+    field, entry = services.board_import(
+        campaign=cast.campaign, read=board.parse_board(_woods(side)), name="Forest", actor=cast.gm
+    )
+    assert Hex.objects.filter(battlefield=field).count() == side * side
+    assert len(entry.inputs["@created"]["hex"]) == side * side
+
+
+def test_a_board_describing_more_hexes_is_refused_and_creates_nothing(cast):
+    with pytest.raises(PlayError, match="describes 1,600 hexes"):
+        services.board_import(
+            campaign=cast.campaign, read=board.parse_board(_woods(40)), name="Big", actor=cast.gm
+        )
+    assert not Battlefield.objects.exists() and not Hex.objects.exists() and not LogEntry.objects.exists()
+
+
+def test_a_theme_alone_describes_no_hex_but_goes_back_to_megamek(cast):
+    text = 'size 2 1\nhex 0101 0 "" "grass"\nhex 0201 0 "" "snow"\nend\n'
+    field, _ = services.board_import(
+        campaign=cast.campaign, read=board.parse_board(text), name="Plain", actor=cast.gm
+    )
+    assert not Hex.objects.filter(battlefield=field).exists()
+    exported, _ = services.board_export(field)
+    assert 'hex 0101 0 "" "grass"' in exported and 'hex 0201 0 "" "snow"' in exported
