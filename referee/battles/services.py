@@ -99,13 +99,13 @@ def mul_export(records: list) -> tuple[str, list[str]]:
 
 # -- The battlefield out and in -------------------------------------------------------------
 
-# Our weather, as MegaMek's planetary conditions name it (set in its lobby, not on the board).
+# Our weather, as MegaMek's planetary conditions name it (set in its lobby, not on the board;
+# its Weather, Wind, Fog and Light lists). MegaMek has no blizzard: it is listed, with a hint.
 PLANETARY = {
-    "blizzard": "Weather: Blizzard",
     "blowing_sand": "Blowing Sand",
     "dusk_dawn": "Light: Dusk/Dawn",
     "fog": "Fog: Light Fog",
-    "heavy_snowfall": "Weather: Heavy Snow",
+    "heavy_snowfall": "Weather: Heavy Snowfall",
     "rain_light": "Weather: Light Rain",
     "rain_heavy": "Weather: Heavy Rain",
     "wind_moderate": "Wind: Moderate Gale",
@@ -151,8 +151,9 @@ def board_export(battlefield: Battlefield) -> tuple[str, list[str]]:
         if key in PLANETARY:
             conditions.append(PLANETARY[key])
         else:
+            hint = " (the nearest: Heavy Snowfall with a Strong Gale)" if key == "blizzard" else ""
             notes.append(
-                f"{names.get(key, key)} over the whole battlefield has no planetary condition in MegaMek."
+                f"{names.get(key, key)} over the whole battlefield has no planetary condition in MegaMek{hint}."
             )
     if battlefield.ambient_c is not None:
         conditions.append(f"Temperature: {battlefield.ambient_c:g} °C")

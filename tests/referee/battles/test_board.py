@@ -104,7 +104,10 @@ def test_a_name_taken_gets_a_number(cast):
 
 def test_our_weather_and_what_megamek_lacks_are_in_the_notes(cast):
     field = BattlefieldFactory(
-        campaign=cast.campaign, weather=["rain_heavy", "wind_high", "fire"], earthquake=2, ambient_c=-12.5
+        campaign=cast.campaign,
+        weather=["blizzard", "rain_heavy", "wind_high", "fire"],
+        earthquake=2,
+        ambient_c=-12.5,
     )
     HexFactory(battlefield=field, name="0203", terrain="heavy_woods", conditions=["mud"], weather=["fog"])
     HexFactory(battlefield=field, name="0101", terrain="glass_plain", level=3)
@@ -115,6 +118,7 @@ def test_our_weather_and_what_megamek_lacks_are_in_the_notes(cast):
     assert "Weather: Heavy Rain; Wind: Strong Gale; Temperature: -12.5 °C" in joined
     assert "Fire over the whole battlefield has no planetary condition" in joined
     assert "earthquake of strength 2" in joined
+    assert "Blizzard over the whole battlefield has no planetary condition in MegaMek (the nearest" in joined
     assert "Hex 0203: Fog over one hex has no MegaMek terrain" in joined
     assert "Hex 0101: MegaMek has no Glass plain" in joined
     assert all(f"# {n}" in text for n in notes)
