@@ -311,3 +311,19 @@ def test_a_battle_too_big_for_one_entry_is_refused_saying_how_to_split_it(cast):
         campaign=cast.campaign, entities=mul.parse_mul(text), chosen=half, actor=cast.gm
     )
     assert "Not brought back (no record chosen)" in entry.summary
+
+
+def test_a_unit_list_of_nothing_says_to_choose_and_another_campaigns_battlefield_is_a_404(battle, cast):
+    client = cast.client("gm")
+    empty = client.get(f"/c/{cast.campaign.code}/battles/forces.mul", follow=True)
+    assert "Choose at least one unit or ship for the unit list." in empty.content.decode()
+    elsewhere = BattlefieldFactory(campaign=CampaignFactory())
+    assert (
+        client.get(
+            f"/c/{cast.campaign.code}/battles/forces.mul", {"battlefield": str(elsewhere.code)}
+        ).status_code
+        == 404
+    )
+    assert (
+        client.get(f"/c/{cast.campaign.code}/battles/battlefields/{elsewhere.code}/board/").status_code == 404
+    )
