@@ -116,3 +116,28 @@ def test_a_battle_goes_to_megamek_and_comes_back_onto_the_sheets(sign_in, campai
     for unit in (victor, elementals):
         unit.refresh_from_db()
         assert unit.sheet == sheets_before[unit.pk]
+
+
+def test_the_battle_pages_pass_axe_as_gm_and_as_player(sign_in, campaign_url, demo):
+    from tests.browser.test_accessibility import AXE, check
+
+    gm = sign_in("gm")
+    problems = check(gm, f"{campaign_url}battles/")
+    row = gm.get_by_test_id("battlefield-landing-zone-alpha")
+    with gm.expect_download() as download:
+        row.get_by_role("link", name="Unit list (.mul)").click()
+    result = gm.get_by_test_id("result-upload")
+    result.get_by_label("MegaMek unit list").set_input_files(
+        files=[
+            {
+                "name": "after.mul",
+                "mimeType": "application/xml",
+                "buffer": played_out(Path(download.value.path()).read_text()).encode(),
+            }
+        ]
+    )
+    result.get_by_role("button", name="Preview the result").click()
+    expect(gm.get_by_test_id("report")).to_be_visible()
+    problems += [f"preview: {v['id']} ({v['impact']})" for v in AXE.run(gm).response["violations"]]
+    problems += check(sign_in("player"), f"{campaign_url}battles/")
+    assert problems == []
