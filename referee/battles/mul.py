@@ -619,9 +619,9 @@ def _apply_locations(doc: dict, entity: Incoming) -> None:
             mark = state.slots.get(number)
             slot["hit"] = bool(mark and (mark.hit or mark.destroyed)) and slot["name"] is not None
     counts: dict[tuple[str, str], int] = {}
-    for item in doc.get("equipment", []):
-        if "shots" not in item:
-            continue
+    for item in doc.get(
+        "equipment", []
+    ):  # MegaMek writes every bin's shots: a sheet without them learns them
         place = item.get("location", "")
         nth = counts.get((place, item["name"]), 0)
         counts[(place, item["name"])] = nth + 1

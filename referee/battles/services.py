@@ -465,12 +465,11 @@ def _result_row(entity: mul.Incoming, record, how: str) -> ResultRow:
             )
         )
     row.criticals = [line for line in row.lines if line.endswith(" hit")]
-    old_ammo = [e for e in before.get("equipment", []) if "shots" in e]
-    new_ammo = [e for e in after.get("equipment", []) if "shots" in e]
-    for old_e, new_e in zip(old_ammo, new_ammo, strict=False):
-        if old_e["shots"] != new_e["shots"]:
+    for old_e, new_e in zip(before.get("equipment", []), after.get("equipment", []), strict=False):
+        if "shots" in new_e and old_e.get("shots") != new_e["shots"]:
+            was = old_e.get("shots", "a full load")
             row.lines.append(
-                f"{new_e['name']} ({new_e['location'] or 'unit'}) shots {old_e['shots']} → {new_e['shots']}"
+                f"{new_e['name']} ({new_e['location'] or 'unit'}) shots {was} → {new_e['shots']}"
             )
     if "pilot" in before:
         row.crew = (before["pilot"]["hits"], after["pilot"]["hits"])

@@ -204,3 +204,19 @@ def test_a_hostile_or_broken_unit_list_is_refused_with_its_problem(case):
     with pytest.raises(mul.MulError) as refused:
         mul.parse_mul(text)
     assert words in str(refused.value)
+
+
+def test_ammunition_megamek_counted_lands_on_a_sheet_that_did_not_count_it():
+    doc = sheet("Victor VTR-9K.mtf")
+    assert all("shots" not in e for e in doc["equipment"])  # a unit file gives no shots
+    slots = doc["criticals"]["Right Torso"]
+    gauss = [n for n, s in enumerate(slots, start=1) if s["name"] == "IS Gauss Ammo"]
+    (entity,) = mul.parse_mul(
+        '<unit version="1"><entity chassis="Victor" model="VTR-9K"><location index="2">'
+        f'<slot index="{gauss[0]}" type="IS Gauss Ammo" shots="3"/><slot index="{gauss[1]}" type="IS Gauss Ammo" shots="8"/>'
+        "</location></entity></unit>"
+    )
+    back = mul.apply_to_sheet(doc, entity)
+    assert [e.get("shots") for e in back["equipment"] if e["name"] == "IS Gauss Ammo"] == [3, 8]
+    text, _ = mul.write_mul([out(document.normalise(back))])
+    assert f'<slot index="{gauss[0]}" type="IS Gauss Ammo" shots="3"/>' in text

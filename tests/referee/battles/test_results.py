@@ -67,6 +67,11 @@ def megamek_after(text: str) -> str:
         '    <location index="3"> Left Torso\n      <armor points="4"/>\n      <armor points="10" type="Internal"/>\n'
         '      <slot index="3" type="Jump Jet" isHit="true" isDestroyed="true"/>\n    </location>\n  </entity>',
     )
+    victor = victor.replace(  # MegaMek counts every bin's shots
+        "  </entity>",
+        '    <location index="2"> Right Torso\n      <slot index="1" type="IS Gauss Ammo" shots="5"/>\n'
+        "    </location>\n  </entity>",
+    )
     tortuga = tortuga.replace(
         "  </entity>", '    <location index="1" isDestroyed="true" /> Center Torso\n  </entity>'
     )
@@ -97,6 +102,7 @@ def test_the_result_is_previewed_then_applied_as_one_entry_and_undone(battle, ca
     torso = next(loc for loc in row.locations if loc.name == "Left Torso")
     assert torso.armor == (22, 4) and torso.structure == (17, 10) and torso.rear == (7, 7)
     assert row.crew == (0, 2) and row.criticals == ["Left Torso slot 3 (Jump Jet) hit"]
+    assert "IS Gauss Ammo (Right Torso) shots a full load → 5" in row.lines
     assert preview.rows[2].destroyed and preview.rows[2].status == "Salvage"
     assert LogEntry.objects.count() == 0  # a preview writes nothing
 
