@@ -74,8 +74,14 @@ VTOL = ("Body", "Front", "Right", "Left", "Rear", "Rotor", "Turret")
 WINGED = ("Nose", "Left Wing", "Right Wing", "Aft")  # fighters; small craft call the wings sides
 # JumpShips, WarShips and stations: MegaMek's sides by the sheet's facings.
 CAPITAL = ("Nose", "Fore-left", "Fore-right", "Aft", "Aft-left", "Aft-right")
-# DropShips: MegaMek's four arcs; each side covers the sheet's fore and aft facing.
-DROPSHIP_ARCS = (("Nose",), ("Fore-left", "Aft-left"), ("Fore-right", "Aft-right"), ("Aft",))
+# DropShips: MegaMek's four arcs. A sheet keeps them (Left Side, Right Side), or an older one
+# splits each side into its fore and aft facing: the side covers both.
+DROPSHIP_ARCS = (
+    ("Nose",),
+    ("Left Side", "Fore-left", "Aft-left"),
+    ("Right Side", "Fore-right", "Aft-right"),
+    ("Aft",),
+)
 
 # Critical slots MegaMek writes as type="System" (what is not equipment).
 SYSTEM_SLOTS = {
@@ -220,7 +226,7 @@ def _facing_locations(doc: dict) -> list[str]:
             continue
         armor, top = min(f["armor"] for f in here), min(f["armor_max"] for f in here)
         if armor != top:
-            out.append(f'    <location index="{index}"> {" and ".join(group)}')
+            out.append(f'    <location index="{index}"> {" and ".join(f["name"] for f in here)}')
             out.append(f'      <armor points="{armor}"/>')
             out.append("    </location>")
     return out

@@ -99,8 +99,26 @@ def test_every_kind_of_unit_makes_the_round_trip(file_name):
         assert back.get(key) == doc.get(key), key
 
 
-def test_a_dropship_side_is_written_as_its_lower_facing_and_its_loss_lands_on_both():
+def test_a_dropships_side_goes_out_as_megameks_side():
     doc = sheet("Union (3067).blk")
+    top = document.location(doc, "Left Side")["armor_max"]
+    document.location(doc, "Left Side")["armor"] = top - 10
+    text, _ = mul.write_mul([out(doc)])
+    assert f'<location index="1"> Left Side\n      <armor points="{top - 10}"/>' in text
+    (entity,) = mul.parse_mul(text.replace(f'points="{top - 10}"', f'points="{top - 15}"'))
+    assert document.location(mul.apply_to_sheet(doc, entity), "Left Side")["armor"] == top - 15
+
+
+def test_a_dropship_sheet_split_into_six_facings_writes_a_side_as_its_lower_facing():
+    doc = sheet("Union (3067).blk")
+    arcs = {f["name"]: f["armor_max"] for f in doc["facings"]}
+    split = {"Left Side": ("Fore-left", "Aft-left"), "Right Side": ("Fore-right", "Aft-right")}
+    doc["facings"] = [
+        {"name": name, "armor": arcs[arc], "armor_max": arcs[arc]}
+        for arc in ("Nose", "Left Side", "Right Side", "Aft")
+        for name in split.get(arc, (arc,))
+    ]
+    doc = document.normalise(doc)
     faces = {f["name"]: f for f in doc["facings"]}
     top = faces["Fore-left"]["armor_max"]
     faces["Fore-left"]["armor"], faces["Aft-left"]["armor"] = top - 10, top - 4
