@@ -26,6 +26,14 @@ def describe_roll(label: str) -> str:
     return f"the {label.replace('_', ' ')} roll"
 
 
+def table_entry(table, roll: int, field: str):
+    """A GM table's entry for a roll; a gap is the GM's to fill (C.2)."""
+    try:
+        return table[roll]
+    except KeyError:
+        raise InputError(field, f"has no entry for a roll of {roll}") from None
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Roll:
     label: str
@@ -47,6 +55,10 @@ class Roll:
 
 class Dice:
     """Base class: records every group drawn. Subclasses implement ``_draw``."""
+
+    # True for the source ``rules.odds`` walks the dice paths with: a loop cap the caller
+    # chose does not stop it (C.6 counts past it, lumping the tail into the cap).
+    counts_odds = False
 
     def __init__(self) -> None:
         self.rolls: list[Roll] = []
@@ -75,6 +87,12 @@ class Dice:
         Exact odds enumerate the sum of them all, not every combination."""
         return [self.total(label, count, sides, feeds=feeds) for label, count in groups]
 
+    def lookup(self, table, roll: int, field: str, *, feeds: Feeds = None):
+        """A GM table's entry for a roll; a gap is the GM's to fill (C.2), an ``InputError``
+        naming the table. ``feeds`` as for ``roll``: exact odds of a key the entry cannot
+        change do not read the table, so they need no entry (C.9, odds per key)."""
+        return table_entry(table, roll, field)
+
     def pick(self, label: str, n: int) -> int:
         """A random pick among ``n`` candidates (1dN); returns a 0-based index."""
         return self.roll(label, 1, n)[0] - 1
@@ -89,12 +107,16 @@ class Dice:
         max_rolls: int | None = None,
         cap_field: str = "max_rolls",
         feeds: Feeds = None,
+        odds_cap: int | None = None,
     ) -> tuple[int, ...]:
         """Roll again while ``accept`` refuses the dice (a discarded roll is still recorded).
 
-        ``max_rolls`` caps the attempts with an ``InputError`` naming ``cap_field``.
-        Exact odds of what the loop produces use the conditional distribution and ignore
-        the cap; odds of a key that counts the attempts count them up to the cap (C.6).
+        ``max_rolls`` caps the attempts with an ``InputError`` naming ``cap_field``: only
+        for a cap the caller chose (an input); without it the loop never gives up (C.9),
+        so ``accept`` must take some value. Exact odds of what the loop produces use the
+        conditional distribution and ignore the cap; odds of a key that counts the
+        attempts count them up to ``max_rolls`` or, for a loop without one, ``odds_cap``,
+        the tail beyond lumped into it (C.6).
         """
         attempts = 0
         while True:
@@ -103,7 +125,7 @@ class Dice:
             attempts += 1
             if accept(values):
                 return values
-            if max_rolls is not None and attempts >= max_rolls:
+            if max_rolls is not None and attempts >= max_rolls and not self.counts_odds:
                 raise InputError(cap_field, f"no acceptable {describe_roll(label)} in {max_rolls} tries")
 
     def total_until(
@@ -116,6 +138,7 @@ class Dice:
         max_rolls: int | None = None,
         cap_field: str = "max_rolls",
         feeds: Feeds = None,
+        odds_cap: int | None = None,
     ) -> int:
         """``roll_until`` for a caller that reads only the total: ``accept(total)``."""
         values = self.roll_until(
@@ -126,6 +149,7 @@ class Dice:
             max_rolls=max_rolls,
             cap_field=cap_field,
             feeds=feeds,
+            odds_cap=odds_cap,
         )
         return sum(values)
 

@@ -41,10 +41,15 @@ from .errors import InputError, OddsError
 from .registry import get
 
 MAX_PATHS = 1_000_000
+ALWAYS_WALK_PATHS = 2_000  # fewer estimated paths are walked without a clock (tens of ms at most)
 PROBES = 200
 QUICK_PROBES, QUICK_PATHS = 24, 2_000  # fewer probes when they find a small tree
+PROBE_SHARE = 0.2  # of the time budget, at most, spent probing (after the quick probes)
 SIMULATED_RUNS = 10_000  # an estimate's runs: a 95 % margin of at most ±1 percentage point
-MIN_SIMULATED_RUNS = 400  # even when short of time: a margin of at most ±5 points
+MIN_SIMULATED_RUNS = 400  # within a caller's time limit: a margin of at most ±5 points
+# Without a caller's time limit, an answer within this many seconds: exact when the walk
+# fits in it, else an estimate from as many runs as fit (its margin says how many).
+DEFAULT_TIME_LIMIT = 0.045
 Z95 = 1.96
 
 
@@ -166,6 +171,8 @@ class _EnumeratingDice(Dice):
     A path's weight is kept as an integer fraction ``num/den`` (products of ints are
     far cheaper than of Fractions); it is reduced once, when the odds are summed."""
 
+    counts_odds = True
+
     def __init__(
         self,
         prefix: list[int],
@@ -196,6 +203,12 @@ class _EnumeratingDice(Dice):
             return values
         return super().roll(label, count, sides)
 
+    def lookup(self, table, roll, field, *, feeds=None):
+        """A lookup for a key it cannot change: no entry needed (odds per key, C.9)."""
+        if self._idle(feeds):
+            return table.get(roll)
+        return super().lookup(table, roll, field, feeds=feeds)
+
     def total(self, label, count, sides=6, *, feeds=None) -> int:
         """Only the sum is read: enumerate totals (11 for 2D6) instead of multisets (21)."""
         values = (1,) * count if self._idle(feeds) else self._choose(_sum_options(count, sides))
@@ -212,12 +225,18 @@ class _EnumeratingDice(Dice):
             self.rolls.append(Roll(label, sides, values))
         return list(parts)
 
-    def roll_until(self, label, count, sides, accept, *, max_rolls=None, cap_field="max_rolls", feeds=None):
-        return self._until(label, count, sides, accept, False, max_rolls, feeds)
+    def roll_until(
+        self, label, count, sides, accept, *, max_rolls=None, cap_field="max_rolls", feeds=None, odds_cap=None
+    ):
+        cap = max_rolls if max_rolls is not None else odds_cap
+        return self._until(label, count, sides, accept, False, cap, feeds)
 
-    def total_until(self, label, count, sides, accept, *, max_rolls=None, cap_field="max_rolls", feeds=None):
+    def total_until(
+        self, label, count, sides, accept, *, max_rolls=None, cap_field="max_rolls", feeds=None, odds_cap=None
+    ):
         """Only the total is read: enumerate totals, as ``total`` does."""
-        return sum(self._until(label, count, sides, lambda v: accept(sum(v)), True, max_rolls, feeds))
+        cap = max_rolls if max_rolls is not None else odds_cap
+        return sum(self._until(label, count, sides, lambda v: accept(sum(v)), True, cap, feeds))
 
     def _until(self, label, count, sides, accept, by_total, max_rolls, feeds):
         options = _options(count, sides, by_total)
@@ -296,20 +315,26 @@ def estimate_paths(proc, frozen, probes: int = PROBES, seed: int = 0, *, key=Non
     return _probe(proc, frozen, probes, seed, key, loop_mode)[0]
 
 
-def _probe(proc, frozen, probes, seed, key, loop_mode) -> tuple[float, float]:
+# A path count past any budget (a loop's every discard a branch): kept finite for floats.
+HUGE = 10**30
+
+
+def _probe(proc, frozen, probes, seed, key, loop_mode, budget=None) -> tuple[float, float]:
     """(estimated paths, seconds one path takes). Stops early once it is clear the
-    procedure has a single path."""
+    procedure has a single path, or once probing has taken its share of ``budget``."""
     rng = random.Random(seed)
     total = 0
     start = time.perf_counter()
     for n in range(1, probes + 1):
         dice = _EnumeratingDice([], rng, key=key, loop_mode=loop_mode)
         proc.func(frozen, dice)
-        total += math.prod(dice.widths)
+        total += min(math.prod(dice.widths), HUGE)
         if n == 1 and not dice.widths and loop_mode is None:
             break  # the first descent met no branch: no dice can be drawn at all
         if n == QUICK_PROBES and total / n < QUICK_PATHS:
             break  # a small tree: walking it is cheaper than probing it further
+        if budget is not None and n >= QUICK_PROBES and time.perf_counter() - start > budget * PROBE_SHARE:
+            break  # long descents: enough to tell a walk from an estimate
     return total / n, (time.perf_counter() - start) / n
 
 
@@ -325,9 +350,10 @@ def odds(
     """The probability of every value of the headline result (or ``key``).
 
     Exact (Fractions) whenever the dice paths can be walked within ``MAX_PATHS`` and
-    ``time_limit`` seconds; otherwise an estimate from ``runs`` seeded runs of the
-    procedure (``Odds.exact`` false, with its ``margin``), cut short at the time limit.
-    ``exact_only`` raises ``OddsError`` instead of estimating."""
+    ``time_limit`` seconds (``DEFAULT_TIME_LIMIT`` when none is given); otherwise an
+    estimate from up to ``runs`` seeded runs of the procedure (``Odds.exact`` false, with
+    its ``margin``), cut short at the time limit. ``exact_only`` walks every path however
+    long it takes, and raises ``OddsError`` past ``MAX_PATHS`` instead of estimating."""
     proc = get(procedure_id)
     key = key or proc.headline
     if key not in proc.result_keys:
@@ -344,12 +370,20 @@ def _odds(proc, frozen, procedure_id, key, time_limit, exact_only, runs) -> Odds
     loop_cap = proc.loop_counts.get(key, False)
     loop_mode = None if loop_cap is False else ("list" if loop_cap is None else "count")
     started = time.monotonic()
+    caller_limit = time_limit is not None
+    if exact_only:
+        time_limit = None
+    elif time_limit is None:
+        time_limit = DEFAULT_TIME_LIMIT
     deadline = None if time_limit is None else started + time_limit
-    estimate, per_path = _probe(proc, frozen, PROBES, 0, key, loop_mode)
+    estimate, per_path = _probe(proc, frozen, PROBES, 0, key, loop_mode, time_limit)
+    if estimate <= ALWAYS_WALK_PATHS:
+        # Few paths: exact whatever the machine's load (the same answer every time).
+        return _exact(proc, frozen, key, key_type, loop_mode, loop_cap, None)
     too_slow = deadline is not None and estimate * per_path > time_limit / 2
     if estimate <= MAX_PATHS and not too_slow:
-        # Within a time limit, keep half of it for an estimate should the walk run long.
-        exact_deadline = None if deadline is None else started + time_limit / 2
+        # Within a time limit, keep a share of it for an estimate should the walk run long.
+        exact_deadline = None if deadline is None else started + time_limit * (0.5 if caller_limit else 0.6)
         try:
             return _exact(proc, frozen, key, key_type, loop_mode, loop_cap, exact_deadline)
         except _TooLong:
@@ -359,7 +393,9 @@ def _odds(proc, frozen, procedure_id, key, time_limit, exact_only, runs) -> Odds
             f"exact odds for {procedure_id} with these inputs would take about {int(estimate):,} dice "
             f"paths{'' if time_limit is None else f' or more than {time_limit:g} s'}"
         )
-    return _simulate(proc, frozen, key, key_type, runs, deadline)
+    cap = getattr(frozen, loop_cap) if loop_mode == "count" else None
+    min_runs = MIN_SIMULATED_RUNS if caller_limit else 1
+    return _simulate(proc, frozen, key, key_type, runs, deadline, min_runs, cap)
 
 
 class _TooLong(Exception):
@@ -388,7 +424,7 @@ def _exact(proc, frozen, key, key_type, loop_mode, loop_cap, deadline, *, idle_d
         paths += 1
         if paths > MAX_PATHS:  # the estimate was far off
             raise _TooLong
-        if deadline is not None and paths % 64 == 0 and time.monotonic() > deadline:
+        if deadline is not None and paths % 8 == 0 and time.monotonic() > deadline:
             raise _TooLong
         # Odometer: advance the deepest draw that has options left.
         for depth in range(len(dice.chosen) - 1, -1, -1):
@@ -430,19 +466,29 @@ def _discards(discard_odds: tuple[Fraction, ...], left: int) -> dict[int, Fracti
     return head
 
 
-def _simulate(proc, frozen, key, key_type, runs: int, deadline: float | None) -> Odds:
-    """Seeded runs of the procedure itself (the same seed gives the same estimate)."""
+class _SimulatingDice(RandomDice):
+    """Seeded dice for an estimate: a loop cap the caller chose does not stop a run (C.6)."""
+
+    counts_odds = True
+
+
+def _simulate(proc, frozen, key, key_type, runs: int, deadline, min_runs: int, cap: int | None) -> Odds:
+    """Seeded runs of the procedure itself (the same seed and number of runs give the
+    same estimate), until ``runs`` or, once ``min_runs`` are done, the deadline. ``cap``:
+    the loop cap a count of the loop's rolls is lumped into."""
     rng = random.Random(f"odds:{proc.id}")
     counts: dict[Hashable, int] = {}
     done = 0
     for done in range(1, max(1, runs) + 1):
-        resolution = proc.run(frozen, RandomDice(rng))
+        resolution = proc.run(frozen, _SimulatingDice(rng))
         value = hashable(key_type.validate(resolution.result[key], key))
+        if cap is not None:
+            value = min(value, cap)
         counts[value] = counts.get(value, 0) + 1
         if (
             deadline is not None
-            and done >= MIN_SIMULATED_RUNS
-            and done % 64 == 0
+            and done >= min_runs
+            and (done % 16 == 0 or done < 64)
             and time.monotonic() > deadline
         ):
             break

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from rules.errors import InputError
+from rules.dice import table_entry  # noqa: F401  (the procedures' lookup of a GM table)
 
 
 def lookup_band(bands: Sequence[tuple[float | None, Any]], value: float) -> Any:
@@ -16,14 +16,6 @@ def lookup_band(bands: Sequence[tuple[float | None, Any]], value: float) -> Any:
         if upper is None or value <= upper:
             return result
     raise ValueError(f"{value} is above every band")
-
-
-def table_entry(table: Mapping[int, Any], roll: int, field: str) -> Any:
-    """A GM table's entry for a 2D6 total; a gap is the GM's to fill (C.2)."""
-    try:
-        return table[roll]
-    except KeyError:
-        raise InputError(field, f"has no entry for a roll of {roll}") from None
 
 
 def rhu(x: float) -> int:

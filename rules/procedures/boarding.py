@@ -241,6 +241,10 @@ def _attack_summary(r: dict, inp) -> str:
     )
 
 
+# What the location dice can change (troopers removed from battle armour is not rolled).
+LOCATION_KEYS = ("locations", "damage", "location_rolls", "crit_checks")
+
+
 @procedure(
     """
 procedure: boarding.bs_to_bt_damage
@@ -301,18 +305,14 @@ def bs_to_bt_damage(inp, dice) -> Resolution:
         for i in range(inp.boxes):
             label = f"location[{i}]"
             first = len(dice.rolls)
-            # Without re-rolls a plain 2D6 (same dice, cheaper exact odds).
+            # Without re-rolls a plain 2D6 (same dice, cheaper exact odds). With them, rolled
+            # again until a location that is not re-rolled, however long that takes (C.9).
             if reroll:
-                try:
-                    total = dice.total_until(label, 2, 6, accept, max_rolls=tables.MAX_LOCATION_ROLLS)
-                except InputError:
-                    raise InputError(
-                        "reroll_locations",
-                        f"box {i + 1}: {tables.MAX_LOCATION_ROLLS} location rolls in a row were all "
-                        "re-rolled; re-roll fewer locations",
-                    ) from None
+                total = dice.total_until(
+                    label, 2, 6, accept, odds_cap=tables.LOCATION_ROLLS_ODDS_CAP, feeds=LOCATION_KEYS
+                )
             else:
-                total = dice.total(label, 2)
+                total = dice.total(label, 2, feeds=LOCATION_KEYS)
             rolls.extend(r.total for r in dice.rolls[first:])
             loc = _location(table, total, inp.hit_table is not None)
             locations.append(loc)

@@ -81,26 +81,47 @@ _check_chart_rules(_TORPEDO_CHART, "TORPEDO_CHART")
 
 
 def _fill(
-    dice, chart: Mapping[int, Any], spaces: int, label: str, max_rolls: int, cap_field: str, feeds=None
+    dice,
+    chart: Mapping[int, Any],
+    spaces: int,
+    label: str,
+    max_rolls: int | None,
+    cap_field: str,
+    feeds=None,
 ):
     """IR107.332 / 2nd IR107.342: roll 2D6 until an entry fits the spaces left, until full.
+
+    ``max_rolls`` is the caller's own cap on the fill rolls (``booby_trap.fill_weapons``);
+    ``None`` rolls on until the spaces are full, however long that takes (C.9): a valid
+    chart has a 1-space entry, so every remainder can be filled.
 
     Returns (weapons, rolls used, rolls discarded). Each slot's rolls, discarded ones
     included, are recorded as ``<label>[i]`` (i = 0-based slot)."""
     weapons: list[str] = []
     left = spaces
     start = len(dice.rolls)
+    message = f"more than {max_rolls} fill rolls would be needed to fill {spaces} spaces"
     while left > 0:
-        budget = max_rolls - (len(dice.rolls) - start)
-        message = f"more than {max_rolls} fill rolls would be needed to fill {spaces} spaces [A15]"
-        if budget <= 0:
-            raise InputError(cap_field, message)
+        budget = None if max_rolls is None else max_rolls - (len(dice.rolls) - start)
+        if budget is not None and budget <= 0:
+            if dice.counts_odds:  # odds ignore the cap of what the loop produces (C.6)
+                budget = None
+            else:
+                raise InputError(cap_field, message)
 
         def fits(total: int, left: int = left) -> bool:
             return chart[total].spaces <= left
 
         try:
-            total = dice.total_until(f"{label}[{len(weapons)}]", 2, 6, fits, max_rolls=budget, feeds=feeds)
+            total = dice.total_until(
+                f"{label}[{len(weapons)}]",
+                2,
+                6,
+                fits,
+                max_rolls=budget,
+                feeds=feeds,
+                odds_cap=tables.FILL_ROLLS_ODDS_CAP,
+            )
         except InputError:
             raise InputError(cap_field, message) from None
         entry = chart[total]
@@ -236,10 +257,11 @@ def scenario_speed_adjust(inp, dice) -> Resolution:
 
 def _spaces(dice, speed: int, feeds=None) -> tuple[dict[str, int], dict[str, int], str]:
     """IR107.31: (spaces per type, 2D6 per type, column), rolled torpedo, drone, phaser.
-    ``feeds`` names the result keys the rolls can change (default: each type's own key)."""
+    ``feeds`` names, per type, the result keys its roll can change (default: its own key)."""
     column = _column(speed)
     index = tables.COLUMNS.index(column)
-    rolls = {t: dice.total(t, 2, feeds=feeds or (t,)) for t in tables.WEAPON_TYPES}
+    feeds = feeds or {t: (t,) for t in tables.WEAPON_TYPES}
+    rolls = {t: dice.total(t, 2, feeds=feeds[t]) for t in tables.WEAPON_TYPES}
     return {t: tables.SPACES[rolls[t]][index] for t in tables.WEAPON_TYPES}, rolls, column
 
 
@@ -403,7 +425,10 @@ def generate(inp, dice) -> Resolution:
             " (held within 1..32)" if clamped else ""
         )
     band = tables.YEAR_BAND[speed]
-    spaces, _rolls, column = _spaces(dice, speed, feeds=("spaces", "weapons"))
+    # A type's spaces roll changes the weapons only when that type is filled.
+    filled = {t: inp.fill_weapons and charts[t] is not None for t in tables.WEAPON_TYPES}
+    feeds = {t: ("spaces", "weapons") if filled[t] else ("spaces",) for t in tables.WEAPON_TYPES}
+    spaces, _rolls, column = _spaces(dice, speed, feeds=feeds)
     weapons: dict[str, list[str] | None] = dict.fromkeys(tables.WEAPON_TYPES)
     if inp.fill_weapons:
         for t in tables.WEAPON_TYPES:
@@ -413,7 +438,7 @@ def generate(inp, dice) -> Resolution:
                     charts[t],
                     spaces[t],
                     f"{t}_fill",
-                    tables.GENERATE_MAX_FILL_ROLLS,
+                    None,
                     f"{t}_chart",
                     feeds=("weapons",),
                 )[0]

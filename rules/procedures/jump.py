@@ -6,7 +6,20 @@ from rules.errors import InputError
 from rules.registry import SEED_B, Resolution, add_effect, procedure, set_effect
 from rules.tables import jump as tables
 
-from ._common import lookup_band, success, table_entry
+from ._common import lookup_band, success
+
+# What the dice after the Malfunction Roll can change: the mishap itself, its modifier and
+# total are settled by the first 2D6 (exact odds of those need only it, C.9).
+FAILED_JUMP_KEYS = ("failed_jump_roll", "failed_jump_result")
+EFFECT_KEYS = (
+    "effect_total",
+    "effect",
+    "jump_proceeds",
+    "charge_lost",
+    "kf_integrity_after",
+    "helium_tanks_destroyed",
+    *FAILED_JUMP_KEYS,
+)
 
 
 @procedure(
@@ -82,9 +95,9 @@ def malfunction(inp, dice) -> Resolution:
     charge_lost = helium = False
     kf_after = kf
     if mishap:
-        effect_dice = dice.total("effect", 2)
+        effect_dice = dice.total("effect", 2, feeds=EFFECT_KEYS)
         # [A20] only a natural 12 on the Effect Roll becomes 11 + 1D6.
-        effect_d6 = dice.total("effect_d6", 1) if effect_dice == 12 else None
+        effect_d6 = dice.total("effect_d6", 1, feeds=EFFECT_KEYS) if effect_dice == 12 else None
         effect_total = (effect_dice if effect_d6 is None else 11 + effect_d6) + modifier
         effect = lookup_band(tables.EFFECT_BANDS, effect_total)
         if effect == "micro_fractures":
@@ -98,8 +111,10 @@ def malfunction(inp, dice) -> Resolution:
         elif effect == "failed_jump_table":
             jump_proceeds = None
             if inp.failed_jump_table is not None:
-                failed_roll = dice.total("failed_jump", 2)
-                failed_result = table_entry(inp.failed_jump_table, failed_roll, "failed_jump_table")
+                failed_roll = dice.total("failed_jump", 2, feeds=FAILED_JUMP_KEYS)
+                failed_result = dice.lookup(
+                    inp.failed_jump_table, failed_roll, "failed_jump_table", feeds=FAILED_JUMP_KEYS
+                )
     effects = []
     if effect == "micro_fractures":
         effects.append(add_effect("ship", "kf_integrity", -1))
@@ -204,13 +219,13 @@ errors: none
 )
 def nonstandard_plot(inp, dice) -> Resolution:
     tn = inp.navigation_tn + tables.PLOT_TN_MODIFIER
-    roll = dice.total("navigation", 2)
-    plot_pips = dice.total("plot_time", 2)
+    roll = dice.total("navigation", 2, feeds=("success", "roll", "mos"))
+    plot_pips = dice.total("plot_time", 2, feeds=("plot_minutes",))
     plot_minutes = plot_pips * tables.PLOT_MINUTES_PER_PIP
     distance_km = distance_pips = None
     if inp.location != "none":
         # C.9: the distance is rolled whether or not the plot succeeded.
-        distance_pips = dice.total("distance", 3)
+        distance_pips = dice.total("distance", 3, feeds=("distance_km",))
         offset, km = tables.PLOT_DISTANCE[inp.location, inp.distance_reading]
         distance_km = (distance_pips - offset) * km
     ok = success(roll, tn)
@@ -243,6 +258,10 @@ def nonstandard_plot(inp, dice) -> Resolution:
             f"{formula} = {distance_km:,} km away (transit time: BattleSpace System Transit)."
         )
     return Resolution(result, text, effects)
+
+
+# The arrival 2D6 settles every key but the damage list (the facing dice feed only it).
+ARRIVAL_ROLL_KEYS = ("success", "roll", "mof", "kf_integrity_after", "destroyed", "facing_damage")
 
 
 @procedure(
@@ -289,14 +308,15 @@ errors: none
 def nonstandard_arrival(inp, dice) -> Resolution:
     _check_ships(inp.ships)
     tn = inp.navigation_tn - inp.plot_mos
-    roll = dice.total("navigation", 2)
+    roll = dice.total("navigation", 2, feeds=ARRIVAL_ROLL_KEYS)
     ok = success(roll, tn)
     mof = None if ok else tn - roll
     damage = []
     if not ok:
         for ship in inp.ships:
             for facing in ship.facings:
-                boxes = dice.total(f"facing[{len(damage)}]", mof)
+                # Only the damage list reads these: the other keys depend on the one 2D6 (C.9).
+                boxes = dice.total(f"facing[{len(damage)}]", mof, feeds=("facing_damage",))
                 damage.append({"ship": ship.id, "facing": facing, "boxes": boxes})
     kf_after = inp.kf_integrity - (mof or 0)
     destroyed = kf_after <= 0

@@ -82,6 +82,7 @@ FRONT_HIT_LOCATION = {
     12: "HD",
 }
 CRIT_CHECK_ROLL = 2  # a 2 hits the CT with a through-armour critical check
-# The cap on a box's location rolls when locations are re-rolled (C.6 loop cap); even with
-# every location but one re-rolled, 100 rolls in a row miss it about once in 17.
-MAX_LOCATION_ROLLS = 100
+# A box's location is rolled again until it lands on one that is not re-rolled, however
+# many rolls that takes (C.9). The odds of the rolls themselves (``location_rolls``) list
+# up to this many per box and lump the (vanishing) tail beyond into it (C.6, C.9).
+LOCATION_ROLLS_ODDS_CAP = 1000

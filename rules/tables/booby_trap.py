@@ -144,5 +144,6 @@ TERRAIN_LOCKOUT_TURNS = 500
 # IR107.342: each drone rack regains this many spaces per turn.
 DRONE_RELOAD_PER_TURN = 1
 
-# The cap on fill rolls inside booby_trap.generate, which has no max_rolls input [A15].
-GENERATE_MAX_FILL_ROLLS = 1000
+# booby_trap.generate has no max_rolls input: it fills until full, however many rolls that
+# takes (C.9); odds that count its rolls would stop counting at this many [A15].
+FILL_ROLLS_ODDS_CAP = 1000

@@ -808,15 +808,16 @@ def test_generate_charts_are_validated_before_any_dice():
     )
 
 
-def test_generate_fill_cap_names_the_chart():
-    # Only entry 7 fits a single space; 1000 rolls of 2 never do.
+def test_generate_fills_however_many_rolls_it_takes():
+    # Only entry 7 fits a single space; rolls of 2 never do. generate has no cap of its own:
+    # it rolls on until the space is filled (C.9), here after 1,500 discarded rolls.
     sparse = chart(
         {r: ("Fusion (FA)" if r == 7 else "Plasma-R (FA)", 1 if r == 7 else 2) for r in range(2, 13)}
     )
-    dice = [3, 4, 3, 4, 3, 4] + [1, 1] * 1000
-    assert input_error("generate", {"year": 60, "torp_chart": sparse}, dice).field == "torp_chart"
-    ok = resolve("generate", {"year": 60, "torp_chart": sparse}, [3, 4] * 3 + [1, 1] * 999 + [3, 4])
+    ok = resolve("generate", {"year": 60, "torp_chart": sparse}, [3, 4] * 3 + [1, 1] * 1500 + [3, 4])
     assert ok.result["weapons"]["torp"] == ["Fusion (FA)"]
+    with pytest.raises(rules.DiceError):  # still rolling when the dice given run out
+        resolve("generate", {"year": 60, "torp_chart": sparse}, [3, 4] * 3 + [1, 1] * 1500)
 
 
 @pytest.mark.parametrize(

@@ -287,7 +287,18 @@ FIGURE_LINE = re.compile(r"^jump\.malfunction\s+(\d+\.\d)\s+(\d+\.\d\d)(\s.*)?$"
 
 def test_bench_rules_prints_figures_for_one_procedure():
     out = StringIO()
-    call_command("bench_rules", "--procedure", MALF, "--repeat", "20", "--odds-repeat", "1", stdout=out)
+    call_command(
+        "bench_rules",
+        "--procedure",
+        MALF,
+        "--repeat",
+        "20",
+        "--odds-repeat",
+        "1",
+        "--slowest",
+        "0",
+        stdout=out,
+    )
     text = out.getvalue()
     match = FIGURE_LINE.search(text)
     assert match, text
@@ -295,6 +306,25 @@ def test_bench_rules_prints_figures_for_one_procedure():
     assert float(match.group(2)) > 0
     assert len(text.splitlines()) == 4  # header, one row, two totals
     assert text.splitlines()[-2].startswith("total: 1 procedures")
+
+
+def test_bench_rules_times_the_odds_of_every_key_over_edge_inputs_and_lists_the_slowest():
+    out = StringIO()
+    call_command(
+        "bench_rules",
+        *("--procedure", MALF, "--procedure", "jump.nonstandard_plot", "--repeat", "5"),
+        *("--odds-repeat", "1", "--slowest", "5", "--mixtures", "3"),
+        stdout=out,
+    )
+    lines = out.getvalue().splitlines()
+    head = next(n for n, line in enumerate(lines) if line.startswith("every key:"))
+    keys = len(rules.get(MALF).result_keys) + len(rules.get("jump.nonstandard_plot").result_keys)
+    assert f"over {keys} of {keys} result keys of 2 procedures; slowest 5:" in lines[head]
+    rows = lines[head + 2 : head + 7]
+    times = [float(row.split()[0]) for row in rows]
+    assert times == sorted(times, reverse=True) and times[0] > 0
+    assert all(row.split()[1] in (MALF, "jump.nonstandard_plot") for row in rows)
+    assert lines[head + 7].startswith("every key: ") and "calls over 50 ms" in lines[head + 7]
 
 
 def test_bench_rules_refuses_an_unknown_procedure():

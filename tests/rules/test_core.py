@@ -601,10 +601,19 @@ def test_the_server_dice_are_the_system_rng(monkeypatch):
 # ---------------------------------------------------------------- C.6 odds
 
 
+# A list of every roll of a re-roll loop, re-rolls included: too many values to list in time.
+ESTIMATED_EXAMPLE_KEYS = {("boarding.bs_to_bt_damage", "location_rolls")}
+
+
 @each_procedure
 def test_odds_of_every_result_key_are_exact_and_sum_to_one(proc):
     seen = [seeded(proc, s).to_dict()["result"] for s in range(4)]
     for key in proc.result_keys:
+        if (proc.id, key) in ESTIMATED_EXAMPLE_KEYS:
+            dist = rules.odds(proc.id, proc.example, key)
+            assert dist.exact is False and dist.margin > 0
+            assert abs(sum(dist.values()) - 1) < 1e-9
+            continue
         dist = rules.odds(proc.id, proc.example, key)
         assert dist
         assert all(isinstance(p, Fraction) and p > 0 for p in dist.values()), key

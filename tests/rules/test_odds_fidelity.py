@@ -102,36 +102,55 @@ def test_the_tail_beyond_the_loop_cap_is_lumped_into_the_cap():
     assert_agree(dist, rolled(FILL, inputs, "rolls_used", runs, refused_as=5), runs)
 
 
-def test_location_rolls_list_every_re_roll():
-    inputs = {"boxes": 1, "unit_kind": "mech", "reroll_locations": ["HD"]}
-    dist = rules.odds(DAMAGE, inputs, "location_rolls")
+def test_location_rolls_without_re_rolls_are_exact():
+    dist = rules.odds(DAMAGE, {"boxes": 2, "unit_kind": "mech"}, "location_rolls")
     assert dist.exact
+    assert len(dist) == 11 * 11
+    assert dist[(7, 7)] == Fraction(6, 36) ** 2
     assert sum(dist.values()) == 1
-    # A head hit (12, 1 in 36) is rolled again: [12, 7] is 1/36 x 6/36.
-    assert dist[(7,)] == Fraction(6, 36)
-    assert dist[(12, 7)] == Fraction(1, 36) * Fraction(6, 36)
-    assert dist[(12, 12, 2)] == Fraction(1, 36) ** 3
-    assert max(len(v) for v in dist) == 100  # the loop cap: the rest of the tail is lumped there
 
 
-def test_location_rolls_agree_with_resolving_many_times():
+def test_location_rolls_with_re_rolls_are_a_labelled_estimate_within_its_margin():
+    # Every re-roll is a value of its own, up to 1,000 rolls a box (C.9): ten thousand roll
+    # lists for one box and the head re-rolled, too many to list exactly in time.
+    inputs = {"boxes": 1, "unit_kind": "mech", "reroll_locations": ["HD"]}
+    dist = rules.odds(DAMAGE, inputs, "location_rolls", time_limit=30, runs=4000)
+    assert dist.exact is False and dist.runs == 4000
+    assert abs(sum(dist.values()) - 1) < 1e-9
+    assert abs(dist[(7,)] - 6 / 35 * 35 / 36) <= dist.margin  # a 7 at once: 6 in 36
+    assert abs(dist.get((12, 7), 0) - 1 / 36 * 6 / 36) <= dist.margin
+    assert all(value[-1] != 12 and all(r == 12 for r in value[:-1]) for value in dist)
+
+
+def test_the_roll_list_of_a_loop_without_a_cap_is_lumped_at_its_odds_cap():
+    from rules.odds import _EnumeratingDice
+    from rules.tables.boarding import LOCATION_ROLLS_ODDS_CAP
+
+    # Ten accepted totals (2..11) come first, then the one discarded total (12): choose it
+    # every time. At the odds cap the loop takes an accepted total, lumping the tail there.
+    dice = _EnumeratingDice([10] * (LOCATION_ROLLS_ODDS_CAP - 1) + [0], loop_mode="list")
+    total = dice.total_until("location[0]", 2, 6, lambda t: t != 12, odds_cap=LOCATION_ROLLS_ODDS_CAP)
+    assert total != 12
+    assert len(dice.rolls) == LOCATION_ROLLS_ODDS_CAP
+    assert [r.total for r in dice.rolls[:-1]] == [12] * (LOCATION_ROLLS_ODDS_CAP - 1)
+
+
+def test_location_roll_counts_agree_with_resolving_many_times():
+    # HD and CT re-rolled: a roll is rolled again with chance 8/36 = 2/9 (12, 2 or 7). Two
+    # boxes take m rolls in all with chance (m - 1) (2/9)^(m - 2) (7/9)^2.
     inputs = {"boxes": 2, "unit_kind": "mech", "reroll_locations": ["HD", "CT"]}
     runs = 5000
-    dist = rules.odds(DAMAGE, inputs, "location_rolls")
     counts = rolled(DAMAGE, inputs, "location_rolls", runs)
-    # Per number of rolls (re-rolls included) and per final pair of locations rolled.
-    by_length, seen_length = Counter(), Counter()
-    for value, p in dist.items():
-        by_length[len(value)] += p
+    seen_length = Counter()
     for value, n in counts.items():
         seen_length[len(value)] += n
+    q = Fraction(2, 9)
+    by_length = {m: (m - 1) * q ** (m - 2) * (1 - q) ** 2 for m in range(2, 40)}
+    by_length[40] = 1 - sum(by_length.values())
     assert_agree(by_length, seen_length, runs)
-    if dist.exact:
-        assert_agree(dist, counts, runs)
-    else:
-        assert dist.margin is not None
-        for value, n in counts.most_common(5):
-            assert abs(dist.get(value, 0) - n / runs) <= dist.margin + Z * math.sqrt(0.25 / runs)
+    dist = rules.odds(DAMAGE, inputs, "location_rolls")
+    assert dist.exact is False and dist.margin is not None  # labelled
+    assert abs(sum(dist.values()) - 1) < 1e-9
 
 
 def test_what_the_loop_produces_still_ignores_the_discards():
@@ -176,7 +195,11 @@ def test_a_mech_crossing_crust_gets_exact_odds_of_what_the_damage_dice_cannot_ch
 
 def test_too_many_paths_give_an_estimate_from_simulated_runs_labelled_as_such():
     inputs = {"unit_type": "battlemech", "movement_path": ["crust"], "entry": "walk_run"}
-    est = rules.odds(MAGMA, inputs, "damage")
+    quick = rules.odds(MAGMA, inputs, "damage")  # within the default time: fewer runs
+    assert quick.exact is False
+    assert 1 <= quick.runs <= SIMULATED_RUNS
+    assert quick.margin == pytest.approx(1.96 * math.sqrt(0.25 / quick.runs))
+    est = rules.odds(MAGMA, inputs, "damage", time_limit=120)
     assert est.exact is False
     assert est.runs == SIMULATED_RUNS
     assert est.margin == pytest.approx(1.96 * math.sqrt(0.25 / SIMULATED_RUNS))
@@ -189,7 +212,7 @@ def test_too_many_paths_give_an_estimate_from_simulated_runs_labelled_as_such():
         if value:
             assert [loc for loc, _ in value] == sorted(["LL", "RL", "LA", "RA", "LT", "RT", "CT", "HD"])
             assert all(2 <= points <= 12 for _, points in value)
-    assert rules.odds(MAGMA, inputs, "damage") == est  # seeded: the same estimate every time
+    assert rules.odds(MAGMA, inputs, "damage", time_limit=120) == est  # seeded: the same every time
 
 
 def test_an_estimate_short_of_time_still_runs_enough_and_widens_its_margin():

@@ -1,18 +1,23 @@
-"""``manage.py bench_rules``: how long each procedure takes, on its example inputs.
+"""``manage.py bench_rules``: how long each procedure takes.
 
 A benchmark that prints figures, not a test. Per procedure it times ``rules.resolve``
 (the server's dice, made reproducible with ``rules.SeededDice``: repetition ``i`` uses
-seed ``i``) and ``rules.odds``, prints the medians and flags those over the targets.
+seed ``i``) and ``rules.odds`` on its example inputs, prints the medians and flags those
+over the targets. Then it times the odds of every result key of every procedure over the
+inputs ``rules.samples`` makes (the example, every input at the edges of what it accepts,
+and seeded mixtures) and prints the slowest calls, so no key and no edge goes unmeasured.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
+from collections import Counter
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 import rules
+from rules import samples
 
 RESOLVE_TARGET_US = 1_000  # 1 ms: a click on "Roll" must feel instant
 ODDS_TARGET_MS = 50  # the odds panel refreshes while the GM types
@@ -43,6 +48,30 @@ def median_odds_ms(proc: rules.Procedure, repeat: int) -> tuple[float | None, bo
     return statistics.median(times) / 1_000_000, exact
 
 
+def every_key_odds(procs, mixtures: int, time_limit: float | None):
+    """One timed odds call per result key per accepted sample input:
+    [(ms, procedure id, key, inputs, how)], how = "exact", "estimate" or "refused: ..."."""
+    calls = []
+    for proc in procs:
+        for inputs in samples.accepted_inputs(proc, mixtures):
+            for key in proc.result_keys:
+                start = time.perf_counter_ns()
+                try:
+                    dist = rules.odds(proc.id, inputs, key, time_limit=time_limit)
+                    how = "exact" if dist.exact else f"estimate ({dist.runs:,} runs)"
+                except (rules.InputError, rules.OddsError) as error:
+                    how = f"refused: {error}"
+                calls.append(((time.perf_counter_ns() - start) / 1_000_000, proc.id, key, inputs, how))
+    return calls
+
+
+def _brief(inputs: dict, width: int = 70) -> str:
+    import json
+
+    text = json.dumps(inputs, separators=(",", ":"))
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 class Command(BaseCommand):
     help = (
         "Benchmark the rules engine: median resolve time (µs) and exact-odds time (ms) "
@@ -69,10 +98,33 @@ class Command(BaseCommand):
             default="catalogue",
             help="row order: the catalogue's, or slowest first",
         )
+        parser.add_argument(
+            "--slowest",
+            type=int,
+            default=20,
+            metavar="N",
+            help="odds calls to list from the every-key audit, slowest first (default 20; 0 skips it)",
+        )
+        parser.add_argument(
+            "--mixtures",
+            type=int,
+            default=40,
+            metavar="N",
+            help="seeded mixtures of edge values per procedure in the audit (default 40)",
+        )
+        parser.add_argument(
+            "--time-limit",
+            type=float,
+            default=None,
+            metavar="S",
+            help="time_limit passed to every audited odds call (default: none, as rules.odds)",
+        )
 
     def handle(self, *args, **opts) -> None:
         if opts["repeat"] < 1 or opts["odds_repeat"] < 1:
             raise CommandError("--repeat and --odds-repeat must be at least 1")
+        if opts["slowest"] < 0 or opts["mixtures"] < 0:
+            raise CommandError("--slowest and --mixtures must be 0 or more")
         try:
             procs = [rules.get(pid) for pid in opts["procedure"]] if opts["procedure"] else None
         except rules.InputError as e:
@@ -128,3 +180,29 @@ class Command(BaseCommand):
             )
         else:
             self.stdout.write(f"total: odds refused for all {len(rows)}")
+        if opts["slowest"]:
+            self.audit(procs, opts)
+
+    def audit(self, procs, opts) -> None:
+        calls = every_key_odds(procs, opts["mixtures"], opts["time_limit"])
+        calls.sort(key=lambda call: -call[0])
+        keys = {(pid, key) for _, pid, key, _, _ in calls}
+        every = sum(len(p.result_keys) for p in procs)
+        self.stdout.write("")
+        self.stdout.write(
+            f"every key: {len(calls):,} odds calls over {len(keys)} of {every} result keys "
+            f"of {len(procs)} procedures; slowest {min(opts['slowest'], len(calls))}:"
+        )
+        self.stdout.write(f"{'ms':>9}  {'procedure':<28} {'key':<22} {'odds':<20} inputs")
+        for ms, pid, key, inputs, how in calls[: opts["slowest"]]:
+            self.stdout.write(f"{ms:>9.1f}  {pid:<28} {key:<22} {how[:20]:<20} {_brief(inputs)}")
+        hows = Counter(how.split(" ")[0].rstrip(":") for _, _, _, _, how in calls)
+        over = sum(1 for ms, *_ in calls if ms > ODDS_TARGET_MS)
+        over_1s = sum(1 for ms, *_ in calls if ms > 1000)
+        estimated = sorted({(pid, key) for _, pid, key, _, how in calls if how.startswith("estimate")})
+        self.stdout.write(
+            f"every key: {over} calls over {ODDS_TARGET_MS} ms, {over_1s} over 1 s; "
+            f"{hows['exact']:,} exact, {hows['estimate']:,} estimated, {hows['refused']:,} refused"
+        )
+        if estimated:
+            self.stdout.write("estimated keys: " + ", ".join(f"{pid} {key}" for pid, key in estimated))
