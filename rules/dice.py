@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 
 from .errors import DiceError, InputError
 
 Accept = Callable[[tuple[int, ...]], bool]
 Feeds = tuple[str, ...] | None
+Reads = Mapping[str, Callable[[int], Hashable]] | None
 
 
 def describe_roll(label: str) -> str:
@@ -77,8 +78,14 @@ class Dice:
         self.rolls.append(Roll(label, sides, values))
         return values
 
-    def total(self, label: str, count: int, sides: int = 6, *, feeds: Feeds = None) -> int:
-        """Draw and return the sum (e.g. ``dice.total("malfunction", 2)`` for 2D6)."""
+    def total(
+        self, label: str, count: int, sides: int = 6, *, feeds: Feeds = None, reads: Reads = None
+    ) -> int:
+        """Draw and return the sum (e.g. ``dice.total("malfunction", 2)`` for 2D6).
+
+        ``reads`` maps a result key to what of the total it depends on (``lambda t:
+        SPACES[t][column]``): totals read alike give that key the same value, so exact
+        odds of it walk one total per reading. Rolling ignores it."""
         return sum(self.roll(label, count, sides, feeds=feeds))
 
     def totals(self, groups: Sequence[tuple[str, int]], sides: int = 6, *, feeds: Feeds = None) -> list[int]:
@@ -139,8 +146,10 @@ class Dice:
         cap_field: str = "max_rolls",
         feeds: Feeds = None,
         odds_cap: int | None = None,
+        reads: Reads = None,
     ) -> int:
-        """``roll_until`` for a caller that reads only the total: ``accept(total)``."""
+        """``roll_until`` for a caller that reads only the total: ``accept(total)``.
+        ``reads`` as for ``total`` (``accept`` must read at most as much)."""
         values = self.roll_until(
             label,
             count,
@@ -184,7 +193,7 @@ class FixedDice(Dice):
             raise DiceError("dice must be a list of whole numbers")
         for v in values:
             if isinstance(v, bool) or not isinstance(v, int):
-                raise DiceError(f"every die must be a whole number (got {v!r})")
+                raise DiceError("every die must be a whole number")
         self.values = list(values)
         self.used = 0
 

@@ -41,10 +41,12 @@ from .errors import InputError, OddsError
 from .registry import get
 
 MAX_PATHS = 1_000_000
-ALWAYS_WALK_PATHS = 2_000  # fewer estimated paths are walked without a clock (tens of ms at most)
+# Dice paths times the draws of each: a walk this small is made whatever the machine's load
+# (the same exact answer every time; some tens of milliseconds at most).
+ALWAYS_WALK_DRAWS = 4_000
 PROBES = 200
 QUICK_PROBES, QUICK_PATHS = 24, 2_000  # fewer probes when they find a small tree
-PROBE_SHARE = 0.2  # of the time budget, at most, spent probing (after the quick probes)
+PROBE_SHARE = 0.2  # of the time budget, at most, spent probing (after two probes)
 SIMULATED_RUNS = 10_000  # an estimate's runs: a 95 % margin of at most ±1 percentage point
 MIN_SIMULATED_RUNS = 400  # within a caller's time limit: a margin of at most ±5 points
 # Without a caller's time limit, an answer within this many seconds: exact when the walk
@@ -138,8 +140,28 @@ def _split_sum_options(counts: tuple[int, ...], sides: int):
     return tuple(options)
 
 
-def _options(count: int, sides: int, by_total: bool):
+def _options(count: int, sides: int, by_total):
+    """A group's options: multisets; totals (``by_total`` true); or, when ``by_total`` is
+    a tuple (what the procedure reads of each total, ascending), one total per reading."""
+    if isinstance(by_total, tuple):
+        return _read_options(count, sides, by_total)
     return _sum_options(count, sides) if by_total else _group_options(count, sides)
+
+
+@functools.lru_cache(maxsize=1024)
+def _read_options(count: int, sides: int, readings: tuple):
+    """Totals the procedure reads alike, merged: the first such total, their summed weight."""
+    merged: dict = {}
+    for (values, num, den), reading in zip(_sum_options(count, sides), readings, strict=True):
+        if reading in merged:
+            merged[reading][1] += num
+        else:
+            merged[reading] = [values, num, den]
+    return tuple(tuple(option) for option in merged.values())
+
+
+def _readings(count: int, sides: int, read) -> tuple:
+    return tuple(read(sum(values)) for values, _, _ in _sum_options(count, sides))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -209,9 +231,21 @@ class _EnumeratingDice(Dice):
             return table.get(roll)
         return super().lookup(table, roll, field, feeds=feeds)
 
-    def total(self, label, count, sides=6, *, feeds=None) -> int:
-        """Only the sum is read: enumerate totals (11 for 2D6) instead of multisets (21)."""
-        values = (1,) * count if self._idle(feeds) else self._choose(_sum_options(count, sides))
+    def _reading(self, count, sides, reads):
+        """What the key asked about reads of a total, when the procedure says (``reads``)."""
+        read = (reads or {}).get(self.key) if self.key is not None else None
+        return None if read is None else _readings(count, sides, read)
+
+    def total(self, label, count, sides=6, *, feeds=None, reads=None) -> int:
+        """Only the sum is read: enumerate totals (11 for 2D6) instead of multisets (21),
+        or, for a key that reads less of it (``reads``), one total per reading."""
+        if self._idle(feeds):
+            values = (1,) * count
+        else:
+            reading = self._reading(count, sides, reads)
+            values = self._choose(
+                _sum_options(count, sides) if reading is None else _options(count, sides, reading)
+            )
         self.rolls.append(Roll(label, sides, values))
         return sum(values)
 
@@ -232,11 +266,22 @@ class _EnumeratingDice(Dice):
         return self._until(label, count, sides, accept, False, cap, feeds)
 
     def total_until(
-        self, label, count, sides, accept, *, max_rolls=None, cap_field="max_rolls", feeds=None, odds_cap=None
+        self,
+        label,
+        count,
+        sides,
+        accept,
+        *,
+        max_rolls=None,
+        cap_field="max_rolls",
+        feeds=None,
+        odds_cap=None,
+        reads=None,
     ):
         """Only the total is read: enumerate totals, as ``total`` does."""
         cap = max_rolls if max_rolls is not None else odds_cap
-        return sum(self._until(label, count, sides, lambda v: accept(sum(v)), True, cap, feeds))
+        by_total = self._reading(count, sides, reads) or True
+        return sum(self._until(label, count, sides, lambda v: accept(sum(v)), by_total, cap, feeds))
 
     def _until(self, label, count, sides, accept, by_total, max_rolls, feeds):
         options = _options(count, sides, by_total)
@@ -319,23 +364,25 @@ def estimate_paths(proc, frozen, probes: int = PROBES, seed: int = 0, *, key=Non
 HUGE = 10**30
 
 
-def _probe(proc, frozen, probes, seed, key, loop_mode, budget=None) -> tuple[float, float]:
-    """(estimated paths, seconds one path takes). Stops early once it is clear the
-    procedure has a single path, or once probing has taken its share of ``budget``."""
+def _probe(proc, frozen, probes, seed, key, loop_mode, budget=None) -> tuple[float, float, float]:
+    """(estimated paths, seconds one path takes, draws one path makes). Stops early once
+    it is clear the procedure has a single path, or once probing has taken its share of
+    ``budget``."""
     rng = random.Random(seed)
-    total = 0
+    total = draws = 0
     start = time.perf_counter()
     for n in range(1, probes + 1):
         dice = _EnumeratingDice([], rng, key=key, loop_mode=loop_mode)
         proc.func(frozen, dice)
         total += min(math.prod(dice.widths), HUGE)
+        draws += len(dice.rolls)
         if n == 1 and not dice.widths and loop_mode is None:
             break  # the first descent met no branch: no dice can be drawn at all
         if n == QUICK_PROBES and total / n < QUICK_PATHS:
             break  # a small tree: walking it is cheaper than probing it further
-        if budget is not None and n >= QUICK_PROBES and time.perf_counter() - start > budget * PROBE_SHARE:
+        if budget is not None and n >= 2 and time.perf_counter() - start > budget * PROBE_SHARE:
             break  # long descents: enough to tell a walk from an estimate
-    return total / n, (time.perf_counter() - start) / n
+    return total / n, (time.perf_counter() - start) / n, draws / n
 
 
 def odds(
@@ -357,7 +404,7 @@ def odds(
     proc = get(procedure_id)
     key = key or proc.headline
     if key not in proc.result_keys:
-        raise InputError("key", f"{procedure_id} has no result {key!r}")
+        raise InputError("key", "is not a result of this procedure")
     _, frozen = proc.normalise(inputs)
     try:
         return _odds(proc, frozen, procedure_id, key, time_limit, exact_only, runs)
@@ -376,11 +423,12 @@ def _odds(proc, frozen, procedure_id, key, time_limit, exact_only, runs) -> Odds
     elif time_limit is None:
         time_limit = DEFAULT_TIME_LIMIT
     deadline = None if time_limit is None else started + time_limit
-    estimate, per_path = _probe(proc, frozen, PROBES, 0, key, loop_mode, time_limit)
-    if estimate <= ALWAYS_WALK_PATHS:
+    estimate, per_path, draws = _probe(proc, frozen, PROBES, 0, key, loop_mode, time_limit)
+    if estimate * (1 + draws) <= ALWAYS_WALK_DRAWS:
         # Few paths: exact whatever the machine's load (the same answer every time).
         return _exact(proc, frozen, key, key_type, loop_mode, loop_cap, None)
-    too_slow = deadline is not None and estimate * per_path > time_limit / 2
+    # A key that lists every re-roll: a descent does not show how long its paths are.
+    too_slow = deadline is not None and (estimate * per_path > time_limit / 2 or loop_mode == "list")
     if estimate <= MAX_PATHS and not too_slow:
         # Within a time limit, keep a share of it for an estimate should the walk run long.
         exact_deadline = None if deadline is None else started + time_limit * (0.5 if caller_limit else 0.6)

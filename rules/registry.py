@@ -179,11 +179,11 @@ class Procedure:
         if inputs is None:
             inputs = {}
         if not isinstance(inputs, Mapping):
-            raise InputError("inputs", "must be an object of input names to values")
+            raise InputError("inputs", "must be a set of named inputs")
         known = {i.name for i in self.contract.inputs}
         for name in inputs:
             if name not in known:
-                raise InputError(str(name), f"is not an input of {self.id}")
+                raise InputError(str(name), "is not an input of this procedure")
         normalised = {}
         for spec in self.contract.inputs:
             if spec.name in inputs:
@@ -280,7 +280,7 @@ def get(procedure_id: str) -> Procedure:
     try:
         return REGISTRY[procedure_id]
     except (KeyError, TypeError):
-        raise InputError("procedure_id", f"unknown procedure {procedure_id!r}") from None
+        raise InputError("procedure_id", "is not a procedure of the rules catalogue") from None
 
 
 def all_procedures() -> list[Procedure]:

@@ -119,7 +119,7 @@ def parse_json_text(text: str, field: str) -> Any:
             depth -= 1
 
     def refuse_constant(name: str):
-        raise InputError(field, f"must be a finite number, not {name}")
+        raise InputError(field, "must be a finite number")
 
     try:
         value = json.loads(text, parse_constant=refuse_constant)
@@ -131,13 +131,16 @@ def parse_json_text(text: str, field: str) -> Any:
     return value
 
 
-def _fmt(value: Any) -> str:
-    """A value as an error message quotes it: short, whatever was posted."""
-    try:
-        text = repr(value) if isinstance(value, str) else json.dumps(value, allow_nan=True)
-    except (TypeError, ValueError, RecursionError):
-        text = type(value).__name__
-    return text if len(text) <= 60 else text[:57] + "..."
+def number_text(value: float) -> str:
+    """A number as a person writes it in a message: 1,000 not 1e+03, 2.5 not 2.500."""
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.6g}" if abs(value) >= 1e-4 else f"{value:g}"
+
+
+def words(name: str) -> str:
+    """A contract name as words: ``deep_space`` -> ``deep space``."""
+    return name.replace("_", " ")
 
 
 class Type:
@@ -162,11 +165,11 @@ class IntType(Type):
 
     def validate(self, value, field):
         if isinstance(value, bool):
-            raise InputError(field, "must be a whole number, not true/false")
+            raise InputError(field, "must be a whole number, not yes or no")
         if isinstance(value, float) and math.isfinite(value) and value.is_integer():
             return int(value)
         if not isinstance(value, int):
-            raise InputError(field, f"must be a whole number (got {_fmt(value)})")
+            raise InputError(field, "must be a whole number")
         return value
 
 
@@ -175,7 +178,7 @@ class FloatType(Type):
 
     def validate(self, value, field):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise InputError(field, f"must be a number (got {_fmt(value)})")
+            raise InputError(field, "must be a number")
         if not math.isfinite(value):
             raise InputError(field, "must be a finite number")
         return value
@@ -186,7 +189,7 @@ class BoolType(Type):
 
     def validate(self, value, field):
         if not isinstance(value, bool):
-            raise InputError(field, f"must be true or false (got {_fmt(value)})")
+            raise InputError(field, "must be yes or no")
         return value
 
 
@@ -195,7 +198,7 @@ class StrType(Type):
 
     def validate(self, value, field):
         if not isinstance(value, str):
-            raise InputError(field, f"must be text (got {_fmt(value)})")
+            raise InputError(field, "must be text")
         return value
 
 
@@ -206,8 +209,8 @@ class EnumType(Type):
         self.choices = choices
 
     def validate(self, value, field):
-        if value not in self.choices or not isinstance(value, str):
-            raise InputError(field, f"must be one of {', '.join(self.choices)} (got {_fmt(value)})")
+        if not isinstance(value, str) or value not in self.choices:
+            raise InputError(field, f"must be one of: {', '.join(words(c) for c in self.choices)}")
         return value
 
     def describe(self):
@@ -232,9 +235,9 @@ class RationalType(Type):
         ):
             _p, q = (int(part) for part in value.split("/"))
             if q == 0:
-                raise InputError(field, f"{value!r} divides by zero")
+                raise InputError(field, f"{value.strip()} divides by zero")
             return value.replace(" ", "")
-        raise InputError(field, f"must be a number or a fraction like 1/3 (got {_fmt(value)})")
+        raise InputError(field, "must be a number or a fraction like 1/3")
 
     def freeze(self, value):
         if isinstance(value, str):
@@ -252,7 +255,7 @@ class NullType(Type):
 
     def validate(self, value, field):
         if value is not None:
-            raise InputError(field, "must be null")
+            raise InputError(field, "must be left empty")
         return None
 
 
@@ -281,7 +284,7 @@ class ListType(Type):
 
     def validate(self, value, field):
         if not isinstance(value, (list, tuple)):
-            raise InputError(field, f"must be a list (got {_fmt(value)})")
+            raise InputError(field, "must be a list")
         # C.2: for an element of a list the field is the list's name.
         return [self.item.validate(v, field) for v in value]
 
@@ -303,7 +306,7 @@ class MapType(Type):
 
     def validate(self, value, field):
         if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-            raise InputError(field, f"must be an object keyed by {self.key_name}")
+            raise InputError(field, f"must be a table of values by {words(self.key_name).lower()}")
         return {k: self.value_type.validate(v, field) for k, v in value.items()}
 
     def freeze(self, value):
@@ -320,10 +323,10 @@ class Table2d6Type(Type):
 
     def validate(self, value, field):
         if not isinstance(value, dict):
-            raise InputError(field, 'must be an object keyed by 2D6 totals "2".."12"')
+            raise InputError(field, "must be a table with an entry for each roll it covers, from 2 to 12")
         bad = [k for k in value if k not in TABLE_KEYS]
         if bad:
-            raise InputError(field, f'keys must be 2D6 totals "2".."12" (got {", ".join(map(str, bad))})')
+            raise InputError(field, "has an entry for a roll that 2D6 cannot make: rolls run from 2 to 12")
         return {k: self.item.validate(value[k], field) for k in TABLE_KEYS if k in value}
 
     def freeze(self, value):
@@ -350,19 +353,25 @@ class ObjectType(Type):
 
     def validate(self, value, field):
         if not isinstance(value, dict):
-            raise InputError(field, f"must be an object with fields {', '.join(self.names)}")
+            raise InputError(field, f"each entry must be a record of {self.names_text()}")
         unknown = [k for k in value if k not in self.names]
         if unknown:
-            raise InputError(field, f"unknown field {unknown[0]!r} (expected {', '.join(self.names)})")
+            raise InputError(
+                field, f"an entry has a part it cannot have: each entry holds {self.names_text()}"
+            )
         out = {}
         for f in self.fields:
             if f.name in value:
                 out[f.name] = f.type.validate(value[f.name], field)
             elif f.default is REQUIRED:
-                raise InputError(field, f"field {f.name!r} is required")
+                raise InputError(field, f"each entry needs its {words(f.name)}")
             else:
                 out[f.name] = json.loads(json.dumps(f.default))
         return out
+
+    def names_text(self) -> str:
+        names = [words(n) for n in self.names]
+        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
     def freeze(self, value):
         return self.cls(**{f.name: f.type.freeze(value[f.name]) for f in self.fields})
@@ -392,12 +401,14 @@ class ChartType(Type):
 
     def validate(self, value, field):
         if not isinstance(value, dict):
-            raise InputError(field, 'must be a chart: an object with keys "2".."12"')
+            raise InputError(field, "must be a weapon chart with an entry for every roll from 2 to 12")
         missing = [k for k in TABLE_KEYS if k not in value]
         extra = [k for k in value if k not in TABLE_KEYS]
         if missing or extra:
-            what = f"missing {', '.join(missing)}" if missing else f"unexpected {', '.join(extra)}"
-            raise InputError(field, f'a chart needs exactly the keys "2".."12" ({what})')
+            what = f"no entry for {', '.join(missing)}" if missing else "an entry for a roll 2D6 cannot make"
+            raise InputError(
+                field, f"a chart needs an entry for every roll from 2 to 12, and only those ({what})"
+            )
         out = {}
         for k in TABLE_KEYS:
             entry = self.entry.validate(value[k], field)
@@ -555,9 +566,9 @@ class Input:
             for v in value if isinstance(value, list) else [value]:
                 if isinstance(v, (int, float)) and not isinstance(v, bool):
                     if self.min is not None and v < self.min:
-                        raise InputError(self.name, f"must be at least {self.min:g} (got {v})")
+                        raise InputError(self.name, f"must be at least {number_text(self.min)}")
                     if self.max is not None and v > self.max:
-                        raise InputError(self.name, f"must be at most {self.max:g} (got {v})")
+                        raise InputError(self.name, f"must be at most {number_text(self.max)}")
         return value
 
     def describe(self) -> dict:

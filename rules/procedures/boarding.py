@@ -63,7 +63,9 @@ def landing(inp, dice) -> Resolution:
     if mech and inp.piloting is None:
         raise InputError("piloting", "is needed for the 'Mech's Control Roll")
     if inp.entry_hexside is not None and not inp.entry_hexside.strip():
-        raise InputError("entry_hexside", "is empty: give the hexside the unit entered through, or null")
+        raise InputError(
+            "entry_hexside", "is empty: give the hexside the unit entered through, or leave it out"
+        )
     tn = _landing_tn(inp)
     roll = dice.total("control", 2)
     if success(roll, tn):
@@ -302,6 +304,15 @@ def bs_to_bt_damage(inp, dice) -> Resolution:
         def accept(total: int) -> bool:
             return _location(table, total, inp.hit_table is not None) not in reroll
 
+        def hit(total: int) -> str | None:  # what the locations and damage read of a roll
+            return table.get(total)
+
+        def crit(total: int) -> tuple[bool, bool]:  # what the count of critical checks reads
+            return table.get(total) in reroll, total == tables.CRIT_CHECK_ROLL
+
+        # Only the roll list reads the roll itself.
+        reads = {"locations": hit, "damage": hit, "crit_checks": crit}
+
         for i in range(inp.boxes):
             label = f"location[{i}]"
             first = len(dice.rolls)
@@ -309,10 +320,16 @@ def bs_to_bt_damage(inp, dice) -> Resolution:
             # again until a location that is not re-rolled, however long that takes (C.9).
             if reroll:
                 total = dice.total_until(
-                    label, 2, 6, accept, odds_cap=tables.LOCATION_ROLLS_ODDS_CAP, feeds=LOCATION_KEYS
+                    label,
+                    2,
+                    6,
+                    accept,
+                    odds_cap=tables.LOCATION_ROLLS_ODDS_CAP,
+                    feeds=LOCATION_KEYS,
+                    reads=reads,
                 )
             else:
-                total = dice.total(label, 2, feeds=LOCATION_KEYS)
+                total = dice.total(label, 2, feeds=LOCATION_KEYS, reads=reads)
             rolls.extend(r.total for r in dice.rolls[first:])
             loc = _location(table, total, inp.hit_table is not None)
             locations.append(loc)

@@ -42,7 +42,7 @@ def _check_chart_rules(chart: Mapping[int, Any], field: str) -> None:
     if not any(chart[roll].spaces == 1 for roll in range(2, 13)):
         raise InputError(
             field,
-            "needs at least one 1-space weapon, or a last free space could never be filled [A15]",
+            "needs at least one 1-space weapon, or a last free space could never be filled",
         )
     for roll in range(2, 7):
         lighter, heavier = chart[roll], chart[roll + 1]
@@ -80,6 +80,11 @@ _TORPEDO_CHART = _CHART.freeze(_CHART.validate(tables.TORPEDO_CHART, "TORPEDO_CH
 _check_chart_rules(_TORPEDO_CHART, "TORPEDO_CHART")
 
 
+# Keys that count a fill's rolls or spaces: they read only the spaces each roll's entry
+# needs, not which weapon it is (exact odds of them walk one roll per size of entry).
+FILL_COUNT_KEYS = ("rolls_used", "rejected_rolls", "spaces_used")
+
+
 def _fill(
     dice,
     chart: Mapping[int, Any],
@@ -112,6 +117,9 @@ def _fill(
         def fits(total: int, left: int = left) -> bool:
             return chart[total].spaces <= left
 
+        def takes(total: int) -> int:  # what the counts of rolls read of a roll: the spaces it needs
+            return chart[total].spaces
+
         try:
             total = dice.total_until(
                 f"{label}[{len(weapons)}]",
@@ -121,6 +129,7 @@ def _fill(
                 max_rolls=budget,
                 feeds=feeds,
                 odds_cap=tables.FILL_ROLLS_ODDS_CAP,
+                reads=dict.fromkeys(FILL_COUNT_KEYS, takes),
             )
         except InputError:
             raise InputError(cap_field, message) from None
@@ -137,7 +146,7 @@ def _chart_for(chart: Mapping[int, Any] | None, weapon_type: str, field: str) ->
             return _TORPEDO_CHART
         raise InputError(
             field,
-            f"the seed prints no {tables.WEAPON_TYPE_NAMES[weapon_type]} chart [A11]: the GM must enter one",
+            f"the rulebook prints no {tables.WEAPON_TYPE_NAMES[weapon_type]} chart: the GM must enter one",
         )
     _check_chart_rules(chart, field)
     return chart
@@ -261,7 +270,13 @@ def _spaces(dice, speed: int, feeds=None) -> tuple[dict[str, int], dict[str, int
     column = _column(speed)
     index = tables.COLUMNS.index(column)
     feeds = feeds or {t: (t,) for t in tables.WEAPON_TYPES}
-    rolls = {t: dice.total(t, 2, feeds=feeds[t]) for t in tables.WEAPON_TYPES}
+
+    def reads(total: int) -> int:  # every key reads the spaces a roll gives, not the roll
+        return tables.SPACES[total][index]
+
+    rolls = {
+        t: dice.total(t, 2, feeds=feeds[t], reads=dict.fromkeys(feeds[t], reads)) for t in tables.WEAPON_TYPES
+    }
     return {t: tables.SPACES[rolls[t]][index] for t in tables.WEAPON_TYPES}, rolls, column
 
 
@@ -519,16 +534,16 @@ def pursuit_target(inp, dice) -> Resolution:
     seen = set()
     for u in inp.units:
         if u.id in seen:
-            raise InputError("units", f"the id {u.id!r} is used twice")
+            raise InputError("units", f"the id “{u.id}” is used twice")
         seen.add(u.id)
         if u.range_hexes < 0:
             raise InputError("units", f"{u.id}: range {u.range_hexes} hexes cannot be negative")
         if not 1 <= u.size_class <= 7:
-            raise InputError("units", f"{u.id}: size class must be 1..7 (got {u.size_class})")
+            raise InputError("units", f"{u.id}: size class must be from 1 to 7")
         if u.move_cost <= 0:
-            raise InputError("units", f"{u.id}: movement cost must be more than 0 (got {u.move_cost})")
+            raise InputError("units", f"{u.id}: movement cost must be more than 0")
         if u.speed < 0:
-            raise InputError("units", f"{u.id}: speed cannot be negative (got {u.speed})")
+            raise InputError("units", f"{u.id}: speed cannot be negative")
     if not inp.units:
         effects = [
             set_effect("booby_trap", "target", None),
@@ -611,7 +626,7 @@ def terrain_pursuit(inp, dice) -> Resolution:
     seen = set()
     for t in inp.terrain:
         if t.id in seen:
-            raise InputError("terrain", f"the id {t.id!r} is used twice")
+            raise InputError("terrain", f"the id “{t.id}” is used twice")
         seen.add(t.id)
         if t.range_hexes < 0:
             raise InputError("terrain", f"{t.id}: range {t.range_hexes} hexes cannot be negative")

@@ -43,7 +43,7 @@ notes:
 def charge(inp, dice) -> Resolution:
     hours = inp.target_hours
     if hours is not None and hours <= 0:
-        raise InputError("target_hours", f"must be more than 0 hours (got {hours:g})")
+        raise InputError("target_hours", "must be more than 0 hours")
     reactor = inp.method == "reactor"
     if reactor and hours is None:
         raise InputError("target_hours", "is required when charging from the reactor")

@@ -81,13 +81,13 @@ def convert(inp, dice) -> Resolution:
 def _check_weapon(w) -> None:
     name = w.type or "a weapon"
     if w.mounts < 1:
-        raise InputError("weapons", f"{name}: mounts must be at least 1 (got {w.mounts})")
+        raise InputError("weapons", f"{name}: mounts must be at least 1")
     if w.range_value < 0:
-        raise InputError("weapons", f"{name}: range_value cannot be negative (got {w.range_value})")
+        raise InputError("weapons", f"{name}: the range value cannot be negative")
     if w.heat is not None and w.heat < 0:
-        raise InputError("weapons", f"{name}: heat cannot be negative (got {w.heat})")
+        raise InputError("weapons", f"{name}: heat cannot be negative")
     if w.bs_fire_factor is not None and w.bs_fire_factor < 0:
-        raise InputError("weapons", f"{name}: bs_fire_factor cannot be negative (got {w.bs_fire_factor})")
+        raise InputError("weapons", f"{name}: the BattleSpace fire factor cannot be negative")
 
 
 def _convert_weapon(w, mech: bool) -> dict:
@@ -209,7 +209,7 @@ def thrust(inp, dice) -> Resolution:
     if mech and inp.tp > 0 and inp.piloting is None:
         raise InputError("piloting", "is needed for the 'Mech's Control Roll when it spends thrust")
     if inp.launch_from is not None and inp.launch_from.velocity < 0:
-        raise InputError("launch_from", f"velocity cannot be negative (got {inp.launch_from.velocity})")
+        raise InputError("launch_from", "velocity cannot be negative")
     if mech:
         tn = None if inp.piloting is None else inp.piloting + tables.CONTROL_PSR_MOD + inp.damage_mods
     else:

@@ -43,8 +43,7 @@ def transmit(inp, dice) -> Resolution:
     if inp.power_points_assigned < tables.HPG_MIN_POWER_POINTS:
         raise InputError(
             "power_points_assigned",
-            f"a shipboard HPG needs at least {tables.HPG_MIN_POWER_POINTS} Power Points "
-            f"(got {inp.power_points_assigned})",
+            f"a shipboard HPG needs at least {tables.HPG_MIN_POWER_POINTS} Power Points",
         )
     if inp.aimed_at_ship:
         raise InputError("aimed_at_ship", "an HPG cannot be aimed at a ship in the same system to blind it")

@@ -214,7 +214,8 @@ errors: none
 """,
     title="Jump: plot a non-standard jump point",
     reference=f"{SEED_B}, Non-Standard Jump Points, Step 1: Plotting the Point",
-    # Leaving a gravity well adds the 3D6 distance: about 25,000 dice paths, 0.7 s of exact odds.
+    # The same Navigation TN limit as the arrival (C.9): the two steps are one plot.
+    bounds={"navigation_tn": (None, tables.MAX_NAVIGATION_TN)},
     example={"navigation_tn": 5},
 )
 def nonstandard_plot(inp, dice) -> Resolution:
@@ -368,14 +369,14 @@ def _check_ships(ships) -> None:
     seen = set()
     for ship in ships:
         if ship.id in seen:
-            raise InputError("ships", f"ship id {ship.id!r} appears twice")
+            raise InputError("ships", f"ship id “{ship.id}” appears twice")
         seen.add(ship.id)
         if not ship.facings:
-            raise InputError("ships", f"ship {ship.id!r} has no armour facings")
+            raise InputError("ships", f"ship “{ship.id}” has no armour facings")
         if len(ship.facings) > tables.MAX_FACINGS:
-            raise InputError("ships", f"ship {ship.id!r} lists more than {tables.MAX_FACINGS} armour facings")
+            raise InputError("ships", f"ship “{ship.id}” lists more than {tables.MAX_FACINGS} armour facings")
         if len(set(ship.facings)) != len(ship.facings):
-            raise InputError("ships", f"ship {ship.id!r} lists a facing twice")
+            raise InputError("ships", f"ship “{ship.id}” lists a facing twice")
 
 
 @procedure(

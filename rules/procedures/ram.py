@@ -42,7 +42,7 @@ def _check_fighter_table(table) -> None:
     if table is not None:
         for roll, hits in table.items():
             if hits < 0:
-                raise InputError("fighter_hits_table", f"entry {roll}: hits cannot be negative (got {hits})")
+                raise InputError("fighter_hits_table", f"entry {roll}: hits cannot be negative")
 
 
 def _fighter_hits(inp, dice) -> tuple[int | None, int]:

@@ -50,9 +50,9 @@ def detonate(inp, dice) -> Resolution:
         if not unit.id:
             raise InputError("fighter_units", "every fighter unit needs an id")
         if unit.id in seen:
-            raise InputError("fighter_units", f"fighter unit {unit.id!r} is listed twice")
+            raise InputError("fighter_units", f"fighter unit “{unit.id}” is listed twice")
         if unit.fighters < 1:
-            raise InputError("fighter_units", f"fighter unit {unit.id!r} must have at least 1 fighter")
+            raise InputError("fighter_units", f"fighter unit “{unit.id}” must have at least 1 fighter")
         seen.add(unit.id)
     units = []
     effects = [set_effect("hex", "screen", True)]

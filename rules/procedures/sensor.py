@@ -94,10 +94,10 @@ errors:
 )
 def ir_signature(inp, dice) -> Resolution:
     if inp.ly <= 0:
-        raise InputError("ly", f"a jump covers more than 0 light-years (got {_num(inp.ly)})")
+        raise InputError("ly", "a jump covers more than 0 light-years")
     for observer in inp.observers:
         if observer.distance_km < 0:
-            raise InputError("observers", f"{observer.id}: distance_km cannot be negative")
+            raise InputError("observers", f"{observer.id}: the distance cannot be negative")
     # [A1] "+ 2" is read as "÷ 2"; [A3] no DropShips multiplies by 1.
     factor = max(1, inp.dropship_factor)
     period = inp.ly * factor
@@ -405,9 +405,7 @@ errors:
 )
 def hpg_detection(inp, dice) -> Resolution:
     if not inp.detector_large_military:
-        raise InputError(
-            "detector_large_military", "only large military craft can detect an HPG's K-F pulse [A5]"
-        )
+        raise InputError("detector_large_military", "only large military craft can detect an HPG's K-F pulse")
     in_range = inp.distance_au <= tables.EMERGENCE_MAX_AU  # [A5] on the real distance
     tn = roll = None
     detected = False
@@ -471,14 +469,14 @@ def neutrino(inp, dice) -> Resolution:
         if not v.id:
             raise InputError("vessels", "every vessel needs an id")
         if v.id in seen:
-            raise InputError("vessels", f"vessel id {v.id!r} is listed twice")
+            raise InputError("vessels", f"vessel id “{v.id}” is listed twice")
         seen.add(v.id)
         if v.distance_au < 0:
-            raise InputError("vessels", f"{v.id}: distance_au cannot be negative")
+            raise InputError("vessels", f"{v.id}: the distance cannot be negative")
         if v.tracked_hours is not None and v.tracked_hours < 0:
-            raise InputError("vessels", f"{v.id}: tracked_hours cannot be negative")
+            raise InputError("vessels", f"{v.id}: the hours tracked cannot be negative")
     if inp.phase == "calibrate":
-        hours = dice.total("calibration", 2)
+        hours = dice.total("calibration", 2, feeds=("calibration_hours", "calibrated_at_hour"))
         at = inp.start_hour + hours
         result = {"detected_ids": [], "calibration_hours": hours, "calibrated_at_hour": at, "vessels": []}
         summary = (
@@ -489,7 +487,7 @@ def neutrino(inp, dice) -> Resolution:
     rows = []
     for v in inp.vessels:
         rolled = v.distance_au <= tables.NEUTRINO_RANGE_AU  # [A49]
-        roll = dice.total(f"detect_{v.id}", 2) if rolled else None
+        roll = dice.total(f"detect_{v.id}", 2, feeds=("detected_ids", "vessels")) if rolled else None
         detected = rolled and success(roll, tables.NEUTRINO_DETECT_AT)
         # Unbroken tracking: 0 at the first detection, +1 each hour; a miss or leaving range resets it.
         tracked = (0 if v.tracked_hours is None else v.tracked_hours + 1) if detected else None

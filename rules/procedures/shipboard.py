@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from rules.errors import InputError
 from rules.registry import SEED_B, Resolution, add_effect, procedure, set_effect
+from rules.schema import words
 from rules.tables import shipboard as tables
 
 from ._common import lookup_band, success
@@ -33,13 +34,13 @@ def _check_step1_inputs(given: int | None, given_field: str, damage_dice: int, d
     if (given is None) == (damage_dice == 0):
         raise InputError(
             given_field,
-            f"give either {given_field} (damage already known) or damage_dice (the weapon's D6), not "
-            + ("both" if given is not None else "neither"),
+            f"give either the {words(given_field)} (damage already known) or the damage dice "
+            "(the weapon's D6), not " + ("both" if given is not None else "neither"),
         )
     if given is not None and damage_bonus != 0:
         raise InputError(
             "damage_bonus",
-            f"only applies to rolled damage; {given_field} is the full damage including any bonus",
+            f"only applies to rolled damage; the {words(given_field)} is the full damage including any bonus",
         )
 
 
@@ -158,16 +159,16 @@ notes:
     example={
         "tn": 8,
         "candidates": [
-            {"id": "crewman_1", "distance_m": 1},
-            {"id": "crewman_2", "distance_m": 2.5},
-            {"id": "marine", "distance_m": 6},
+            {"id": "Crewman 1", "distance_m": 1},
+            {"id": "Crewman 2", "distance_m": 2.5},
+            {"id": "Marine", "distance_m": 6},
         ],
     },
 )
 def missed_shot(inp, dice) -> Resolution:
     for c in inp.candidates:
         if c.distance_m < 0:
-            raise InputError("candidates", f"{c.id}: distance_m cannot be negative")
+            raise InputError("candidates", f"{c.id}: the distance cannot be negative")
     first = inp.roll if inp.roll is not None else dice.total("to_hit", 2)
     result = {
         "outcome": "hit_target",

@@ -6,6 +6,7 @@ import math
 
 from rules.errors import InputError
 from rules.registry import SEED_B, Resolution, add_effect, procedure, set_effect
+from rules.schema import words
 from rules.tables import terrain as tables
 
 from ._common import success
@@ -27,7 +28,7 @@ def _categories(names, field: str) -> tuple[str, ...]:
         else:
             raise InputError(
                 field,
-                f"prohibited units must be among {', '.join(tables.UNIT_CATEGORIES)} or ground (got {name!r})",
+                f"prohibited units must be among {', '.join(words(c) for c in tables.UNIT_CATEGORIES)} or ground",
             )
     return tuple(out)
 
@@ -40,8 +41,8 @@ def _flags(names, field: str) -> tuple[str, ...]:
         if flag not in tables.FLAG_NAMES:
             raise InputError(
                 field,
-                f"flags must be among {', '.join(tables.FLAG_NAMES)} (or key letters A, B, F, G, K); "
-                f"got {name!r}",
+                f"flags must be among {', '.join(words(f) for f in tables.FLAG_NAMES)} "
+                "(or the key's letters A, B, F, G, K)",
             )
         out.append(flag)
     return tuple(out)
@@ -114,7 +115,7 @@ def hex_modifiers(inp, dice) -> Resolution:
                 "PSR modifier and prohibited units for it",
             )
         if custom.mp_cost is not None and custom.mp_cost < 0:
-            raise InputError("base_custom", f"an MP cost cannot be negative (got {custom.mp_cost})")
+            raise InputError("base_custom", "an MP cost cannot be negative")
         base = (
             custom.mp_cost,
             custom.to_hit,
@@ -328,7 +329,7 @@ def magma(inp, dice) -> Resolution:
         )
     if inp.entry != "walk_run" and len(path) != 1:
         raise InputError(
-            "movement_path", f"a {inp.entry} lands in one hex: give exactly the landing hex (got {len(path)})"
+            "movement_path", f"a {inp.entry} lands in one hex: give exactly the landing hex, not {len(path)}"
         )
     psr_needed = mech and inp.entry != "walk_run" and path[0] == "crust"
     if psr_needed and inp.psr_tn is None:
@@ -339,7 +340,7 @@ def magma(inp, dice) -> Resolution:
         if bad:
             raise InputError(
                 "exposed_locations",
-                f"locations must be among {', '.join(tables.FALL_ORDER)} (got {bad[0]!r})",
+                f"locations must be among {', '.join(tables.FALL_ORDER)}",
             )
         if len(set(inp.exposed_locations)) != len(inp.exposed_locations):
             raise InputError("exposed_locations", "lists a location twice")

@@ -46,8 +46,9 @@ class CountingDice(SeededDice):
 
 
 def refused(procedure_id: str, inputs: dict) -> rules.InputError:
+    """The InputError, raised before any die is drawn (a draw would raise TooManyDice)."""
     with pytest.raises(rules.InputError) as info:
-        rules.resolve(procedure_id, inputs, CountingDice(0))
+        rules.resolve(procedure_id, inputs, CountingDice(0, budget=0))
     return info.value
 
 
@@ -81,7 +82,33 @@ DICE_COUNTS = [
     ("booby_trap.fill_weapons", {"max_rolls": 1000}, "spaces", booby_trap.MAX_SPACES, None),
     ("booby_trap.fill_weapons", {"spaces": 1}, "max_rolls", booby_trap.MAX_FILL_ROLLS, None),
     ("jump.nonstandard_arrival", {"kf_integrity": 3}, "navigation_tn", jump.MAX_NAVIGATION_TN, None),
+    ("jump.nonstandard_plot", {"location": "deep_space"}, "navigation_tn", jump.MAX_NAVIGATION_TN, 7),
+    ("jump.double_jump_interval", {"dropship_factor": 2}, "ly_first_jump", jump.MAX_JUMP_LY, 0),
+    ("booby_trap.fill_weapons", {"weapon_type": "torp"}, "spaces", booby_trap.MAX_SPACES, None),
 ]
+
+
+def test_the_plot_and_the_arrival_agree_on_the_navigation_tn_limit():
+    plot, arrival = (
+        next(i for i in rules.get(pid).contract.inputs if i.name == "navigation_tn")
+        for pid in ("jump.nonstandard_plot", "jump.nonstandard_arrival")
+    )
+    assert plot.max == arrival.max == jump.MAX_NAVIGATION_TN == 20
+
+
+def test_fill_spaces_follow_the_spaces_table():
+    # What booby_trap.weapon_spaces can give, 0 to 6 per kind, and no more.
+    assert booby_trap.MAX_SPACES == max(max(row) for row in booby_trap.SPACES.values()) == 6
+    spaces = {
+        value
+        for speed in range(1, 33)
+        for key in ("torp", "drone", "phaser")
+        for value in rules.odds("booby_trap.weapon_spaces", {"speed": speed}, key)
+    }
+    assert max(spaces) == booby_trap.MAX_SPACES
+    for n in range(booby_trap.MAX_SPACES + 1):
+        assert rules.resolve("booby_trap.fill_weapons", {"spaces": n}).result["spaces_used"] == n
+    assert refused("booby_trap.fill_weapons", {"spaces": 7}).field == "spaces"
 
 
 @pytest.mark.parametrize("procedure_id,base,field,cap,dice_at_cap", DICE_COUNTS)
@@ -96,7 +123,7 @@ def test_a_dice_count_is_accepted_at_its_cap_and_refused_one_past_it(
     assert outcome.inputs[field] == cap
     error = refused(procedure_id, {**base, field: cap + 1})
     assert error.field == field
-    assert f"{cap}" in error.message
+    assert f"{cap:,}" in error.message
 
 
 def test_the_issue_posts_are_refused_before_any_die_is_drawn():

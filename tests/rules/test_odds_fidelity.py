@@ -234,6 +234,16 @@ def test_exact_odds_say_they_are_exact():
 # Dice marked ``feeds=`` do not branch for other keys; walking every die gives the same odds.
 FED = [
     ("booby_trap.weapon_spaces", {"speed": 18}),
+    ("booby_trap.generate", {"year": 150, "mode": "campaign", "fill_weapons": False}),
+    ("boarding.bs_to_bt_damage", {"boxes": 2, "unit_kind": "mech"}),
+    ("boarding.bs_to_bt_damage", {"boxes": 3, "unit_kind": "battle_armor", "troopers": 2}),
+    ("jump.malfunction", {"hours_since_last_jump": 0.5, "charged_from_reactor": True}),
+    ("jump.nonstandard_plot", {"navigation_tn": 6, "location": "planet_with_moon"}),
+    (
+        "jump.nonstandard_arrival",
+        {"navigation_tn": 9, "kf_integrity": 2, "ships": [{"id": "Scout", "facings": ["nose"]}]},
+    ),
+    ("sensor.neutrino", {"phase": "calibrate", "start_hour": 3}),
     ("booby_trap.generate", {"year": 150, "fill_weapons": False}),
     ("ram.collision_damage", {"entry_hexside": "fore_right"}),
     (MAGMA, {"unit_type": "battlemech", "start_hex": "liquid", "movement_path": ["other"]}),
@@ -249,3 +259,73 @@ def test_dice_marked_as_feeding_other_keys_change_no_odds(pid, inputs):
         key_type = next(k.type for k in proc.contract.result if k.name == key)
         every_die = walk_every_die(proc, frozen, key, key_type, None, None, None, idle_dice=False)
         assert rules.odds(pid, inputs, key) == every_die, key
+
+
+def test_counts_of_fill_rolls_read_only_the_spaces_of_each_entry_and_match_walking_every_die():
+    proc = rules.get(FILL)
+    chart = {str(k): {"weapon": f"W{k}", "spaces": 1 if 5 <= k <= 9 else 2} for k in range(2, 13)}
+    inputs = {"spaces": 3, "chart": chart, "max_rolls": 40}
+    _, frozen = proc.normalise(inputs)
+    for key in ("rolls_used", "rejected_rolls", "spaces_used", "weapons"):
+        key_type = next(k.type for k in proc.contract.result if k.name == key)
+        mode, cap = ("count", "max_rolls") if key in proc.loop_counts else (None, None)
+        every_die = walk_every_die(proc, frozen, key, key_type, mode, cap, None, idle_dice=False)
+        assert rules.odds(FILL, inputs, key) == every_die, key
+
+
+# ---------------------------------------------------------------- odds per key (C.9)
+
+
+def test_a_mishap_needs_no_failed_jump_table_row():
+    inputs = {"hours_since_last_jump": 0.5, "charged_from_reactor": True, "failed_jump_table": {"7": "Lost"}}
+    # +4 (within the hour) +2 (reactor): a mishap on 6 or more, 26 of 36.
+    assert rules.odds("jump.malfunction", inputs, "mishap") == {
+        True: Fraction(13, 18),
+        False: Fraction(5, 18),
+    }
+    assert rules.odds("jump.malfunction", inputs, "effect").exact
+    with pytest.raises(rules.InputError) as info:  # this key does read the table's missing rows
+        rules.odds("jump.malfunction", inputs, "failed_jump_result")
+    assert info.value.field == "failed_jump_table"
+
+
+def test_an_arrival_is_exact_from_its_one_2d6_whatever_the_facings():
+    six = ["nose", "fore_left", "fore_right", "aft_left", "aft_right", "aft"]
+    ships = [{"id": f"Ship {n}", "facings": six} for n in range(4)]
+    inputs = {"navigation_tn": 4, "kf_integrity": 3, "ships": ships}  # TN 4: 33 of 36 succeed
+    arrival = "jump.nonstandard_arrival"
+    assert rules.odds(arrival, inputs) == {True: Fraction(11, 12), False: Fraction(1, 12)}
+    assert rules.odds(arrival, inputs, "tn") == {4: 1}
+    assert rules.odds(arrival, inputs, "roll") == {t: Fraction(6 - abs(t - 7), 36) for t in range(2, 13)}
+    assert rules.odds(arrival, inputs, "mof") == {
+        None: Fraction(11, 12),
+        1: Fraction(2, 36),
+        2: Fraction(1, 36),
+    }
+    assert rules.odds(arrival, inputs, "kf_integrity_after") == {
+        3: Fraction(11, 12),
+        2: Fraction(2, 36),
+        1: Fraction(1, 36),
+    }
+    assert rules.odds(arrival, inputs, "destroyed") == {False: 1}
+    assert all(
+        rules.odds(arrival, inputs, key).exact for key in ("success", "tn", "roll", "mof", "destroyed")
+    )
+
+
+def test_a_plot_is_exact_per_key_and_its_tn_uses_no_dice():
+    inputs = {"navigation_tn": 0, "location": "deep_space"}  # TN 4: 11 in 12
+    assert rules.odds("jump.nonstandard_plot", inputs) == {True: Fraction(11, 12), False: Fraction(1, 12)}
+    assert rules.odds("jump.nonstandard_plot", inputs, "tn") == {4: 1}
+    distance = rules.odds("jump.nonstandard_plot", inputs, "distance_km")
+    assert distance.exact and len(distance) == 16 and distance[3 * 3_000_000] == Fraction(1, 216)
+
+
+def test_a_generated_key_with_one_possible_value_answers_at_once():
+    inputs = {"year": 150, "mode": "campaign", "fill_weapons": False}
+    assert rules.odds("booby_trap.generate", inputs, "weapons") == {
+        (("drone", None), ("phaser", None), ("torp", None)): 1
+    }
+    assert len(rules.odds("booby_trap.generate", inputs, "base_speed")) == 1
+    spaces = rules.odds("booby_trap.generate", {"year": 150}, "spaces")
+    assert spaces.exact and sum(spaces.values()) == 1

@@ -164,7 +164,7 @@ class TestFillWeapons:
         trap = BoobyTrapFactory(campaign=cast.campaign, spaces_phaser=2)
         with pytest.raises(rules.InputError) as error:
             resolve(cast, "booby_trap.fill_weapons", trap, {"spaces": 2, "weapon_type": "phaser"}, [3, 4])
-        assert "the seed prints no phaser-hit chart" in error.value.message
+        assert "the rulebook prints no phaser-hit chart" in error.value.message
         assert not LogEntry.objects.exists()
 
 

@@ -13,20 +13,11 @@ from django.urls import reverse
 import rules
 from referee.play import families, wording
 from referee.play.models import LogEntry
+from tests.plain_words import notation_in
 from tests.referee.conftest import htmx
 from tests.referee.play.test_every_procedure import post_data
 
 pytestmark = pytest.mark.django_db
-
-NOTATION = {
-    "null": re.compile(r"\bnull\b", re.I),
-    "a catalogue tag": re.compile(r"\[[A-Z]\d+\]"),
-    "a snake_case key": re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b"),
-    "a UUID": re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
-    "a Python repr": re.compile(r"\{'|\['|\bNone\b"),
-    "True/False": re.compile(r"\b(True|False)\b"),
-    "a file name": re.compile(r"\.txt\b"),
-}
 
 
 def visible_text(page: str) -> str:
@@ -36,15 +27,6 @@ def visible_text(page: str) -> str:
     shown = re.findall(r'\b(?:title|aria-label|placeholder)="([^"]*)"', page)
     text = re.sub(r"(?s)<[^>]+>", " ", page)
     return html.unescape(" ".join([text, *shown]))
-
-
-def notation_in(text: str) -> list[str]:
-    found = []
-    for what, pattern in NOTATION.items():
-        for match in pattern.finditer(text):
-            start = max(0, match.start() - 40)
-            found.append(f"{what}: …{text[start : match.end() + 40]}…")
-    return found
 
 
 @pytest.mark.parametrize("procedure_id", rules.PROCEDURE_IDS)
