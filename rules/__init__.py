@@ -3,7 +3,7 @@
 Public interface (rules catalogue, section C)::
 
     rules.resolve(procedure_id, inputs, dice=None) -> rules.Outcome
-    rules.odds(procedure_id, inputs, key=None) -> rules.Odds, a {value: probability} dict:
+    rules.odds(procedure_id, inputs, key=None) -> rules.Odds, a {value: probability} dict of one key:
         exact Fractions, or (``.exact`` false) an estimate from simulated rolls with its ``.margin``
     rules.InputError, rules.DiceError, rules.PROCEDURE_IDS
 

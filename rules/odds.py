@@ -19,10 +19,14 @@ lumped into the cap value (C.6):
 - ``loop_counts={key: None}``: the key records the discarded rolls themselves (a list),
   so every discard is a branch, up to the ``max_rolls`` the procedure gives the loop.
 
-When the exact odds would take more than ``MAX_PATHS`` dice paths (or more than the
-caller's ``time_limit``), :func:`odds` returns an estimate from seeded runs of the
-procedure itself: an :class:`Odds` with ``exact`` false, the number of ``runs`` and the
-95 % ``margin`` of every probability.
+A roll may also say what a key reads of its total (``reads=``, e.g. only the spaces a
+chart entry needs): exact odds of that key then walk one total per reading.
+
+When the exact odds would take more than ``MAX_PATHS`` dice paths, or more than the
+caller's ``time_limit`` (``DEFAULT_TIME_LIMIT`` when none is given; walks of at most
+``ALWAYS_WALK_DRAWS`` are always made), :func:`odds` returns an estimate from seeded
+runs of the procedure itself: an :class:`Odds` with ``exact`` false, the number of
+``runs`` and the 95 % ``margin`` of every probability.
 """
 
 from __future__ import annotations
@@ -94,15 +98,23 @@ def _sum_options(count: int, sides: int) -> tuple[tuple[tuple[int, ...], int, in
 
     Counted by convolution, one die at a time (count x totals x sides steps), not over
     every multiset of the group, which for 30D6 alone would be hundreds of thousands."""
-    ways = {0: 1}
+    ways = [1]  # ways[t]: throws of the dice so far with total t (from 0)
     for _ in range(count):
-        step: dict[int, int] = {}
-        for total, n in ways.items():
-            for face in range(1, sides + 1):
-                step[total + face] = step.get(total + face, 0) + n
+        # One more die: each new total is the sum of a window of ``sides`` old ones.
+        step = [0] * (len(ways) + sides)
+        window = 0
+        for t in range(1, len(step)):
+            window += ways[t - 1] if t - 1 < len(ways) else 0
+            if t - 1 - sides >= 0:
+                window -= ways[t - 1 - sides]
+            step[t] = window
         ways = step
     den = sides**count
-    return tuple((_dice_with_total(total, count, sides), n, den) for total, n in sorted(ways.items()))
+    return tuple(
+        (_dice_with_total(total, count, sides), n, den)
+        for total, n in enumerate(ways)
+        if n and total >= count
+    )
 
 
 def _dice_with_total(total: int, count: int, sides: int) -> tuple[int, ...]:

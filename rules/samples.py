@@ -33,6 +33,7 @@ from .schema import (
     RationalType,
     StrType,
 )
+from .tables.booby_trap import TORPEDO_CHART
 
 SMALL_NUMBERS = (0, 1, 2, 3, 4, 6, 7, 10, 12, 20, 100)
 
@@ -77,8 +78,6 @@ def value_pool(spec: Input, current: Any) -> list[Any]:
     elif isinstance(inner, ListType):
         pool += _lists(spec, inner, current)
     elif isinstance(inner, ChartType):
-        from .tables.booby_trap import TORPEDO_CHART
-
         pool.append(copy.deepcopy(TORPEDO_CHART))
     unique = []
     for value in pool:

@@ -152,13 +152,14 @@ def _chart_for(chart: Mapping[int, Any] | None, weapon_type: str, field: str) ->
     return chart
 
 
-def _adjust(dice, speed: int) -> tuple[int, int, int, bool]:
-    """IR107.212: (adjusted speed, 2D6 roll, signed change, clamped)."""
-    adjust_roll = dice.total("adjust", 2)
+def _adjust(dice, speed: int, feeds=None) -> tuple[int, int, int, bool]:
+    """IR107.212: (adjusted speed, 2D6 roll, signed change, clamped). ``feeds``: the
+    result keys the rolls can change (None: any)."""
+    adjust_roll = dice.total("adjust", 2, feeds=feeds)
     n = tables.SPEED_ADJUST_DICE[adjust_roll]
     change = 0
     if n:
-        rolled = dice.total("change", abs(n))
+        rolled = dice.total("change", abs(n), feeds=feeds)
         change = rolled if n > 0 else -rolled
     raw = speed + change
     adjusted = min(max(raw, tables.MIN_SPEED), tables.MAX_SPEED)
@@ -433,7 +434,9 @@ def generate(inp, dice) -> Resolution:
     speed = base_speed
     scenario = ""
     if inp.mode == "scenario":
-        speed, adjust_roll, change, clamped = _adjust(dice, base_speed)
+        # The speed from the year is settled before these dice.
+        adjusted = ("speed", "year_band", "column", "spaces", "weapons")
+        speed, adjust_roll, change, clamped = _adjust(dice, base_speed, feeds=adjusted)
         n = tables.SPEED_ADJUST_DICE[adjust_roll]
         how = _dice_text(n) if n == 0 else f"{_dice_text(n)} = {change:+d}"
         scenario = f"; scenario roll {adjust_roll}: {how}, speed {base_speed} -> {speed}" + (

@@ -612,9 +612,18 @@ def fuel_leak(inp, dice) -> Resolution:
     elif inp.weapon_kind in tables.FUEL_ALWAYS_IGNITES:
         ignited = True
     else:
-        ignition_roll = dice.total("ignite", 2)
+
+        def ignites(total: int) -> bool:  # all the keys but the roll itself read of it
+            return success(total, tables.FUEL_IGNITES_ON)
+
+        ignition_roll = dice.total(
+            "ignite",
+            2,
+            feeds=("ignited", "ignition_roll", "blast_damage", "leaked_after"),
+            reads=dict.fromkeys(("ignited", "blast_damage", "leaked_after"), ignites),
+        )
         ignited = success(ignition_roll, tables.FUEL_IGNITES_ON)
-    blast = dice.total("blast", leaked) if ignited else 0
+    blast = dice.total("blast", leaked, feeds=("blast_damage",)) if ignited else 0
     after = 0 if ignited else leaked  # the fuel is burnt [A56]
     effects = [set_effect("compartment", "fuel_leak_points", after)]
     if ignited:

@@ -244,6 +244,7 @@ FED = [
         {"navigation_tn": 9, "kf_integrity": 2, "ships": [{"id": "Scout", "facings": ["nose"]}]},
     ),
     ("sensor.neutrino", {"phase": "calibrate", "start_hour": 3}),
+    ("shipboard.fuel_leak", {"fuel_line_crits": 2, "turns_leaking": 2, "weapon_kind": "other"}),
     ("booby_trap.generate", {"year": 150, "fill_weapons": False}),
     ("ram.collision_damage", {"entry_hexside": "fore_right"}),
     (MAGMA, {"unit_type": "battlemech", "start_hex": "liquid", "movement_path": ["other"]}),
@@ -327,5 +328,11 @@ def test_a_generated_key_with_one_possible_value_answers_at_once():
         (("drone", None), ("phaser", None), ("torp", None)): 1
     }
     assert len(rules.odds("booby_trap.generate", inputs, "base_speed")) == 1
+    # In a scenario the adjustment dice change the speed, never the speed from the year.
+    scenario = {**inputs, "mode": "scenario"}
+    assert rules.odds("booby_trap.generate", scenario, "base_speed") == rules.odds(
+        "booby_trap.generate", inputs, "base_speed"
+    )
+    assert rules.odds("booby_trap.generate", scenario, "speed").exact
     spaces = rules.odds("booby_trap.generate", {"year": 150}, "spaces")
     assert spaces.exact and sum(spaces.values()) == 1

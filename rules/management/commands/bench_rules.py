@@ -10,6 +10,7 @@ and seeded mixtures) and prints the slowest calls, so no key and no edge goes un
 
 from __future__ import annotations
 
+import json
 import statistics
 import time
 from collections import Counter
@@ -66,8 +67,6 @@ def every_key_odds(procs, mixtures: int, time_limit: float | None):
 
 
 def _brief(inputs: dict, width: int = 70) -> str:
-    import json
-
     text = json.dumps(inputs, separators=(",", ":"))
     return text if len(text) <= width else text[: width - 3] + "..."
 
