@@ -94,6 +94,11 @@ class Dice:
         Exact odds enumerate the sum of them all, not every combination."""
         return [self.total(label, count, sides, feeds=feeds) for label, count in groups]
 
+    def idle(self, feeds: Feeds) -> bool:
+        """True while exact odds of a key ``feeds`` does not name are worked out: what only
+        those keys read (a GM entry, a GM-entered count) may then be missing (C.9)."""
+        return False
+
     def lookup(self, table, roll: int, field: str, *, feeds: Feeds = None):
         """A GM table's entry for a roll; a gap is the GM's to fill (C.2), an ``InputError``
         naming the table. ``feeds`` as for ``roll``: exact odds of a key the entry cannot

@@ -230,6 +230,9 @@ class _EnumeratingDice(Dice):
         """Dice that cannot change the key asked about: no branch, weight 1."""
         return feeds is not None and self.key is not None and self.key not in feeds
 
+    def idle(self, feeds) -> bool:
+        return self._idle(feeds)
+
     def roll(self, label, count, sides=6, *, feeds=None):
         if self._idle(feeds):
             values = (1,) * count

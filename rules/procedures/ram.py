@@ -7,7 +7,7 @@ from rules.errors import InputError
 from rules.registry import SEED_B, Resolution, add_effect, procedure, set_effect
 from rules.tables import ram as tables
 
-from ._common import success, table_entry
+from ._common import success
 
 # ---------------------------------------------------------------------------
 # Shared steps
@@ -45,18 +45,25 @@ def _check_fighter_table(table) -> None:
                 raise InputError("fighter_hits_table", f"entry {roll}: hits cannot be negative")
 
 
+# What the fighters that hit can change: odds of any other key need neither the GM's
+# count nor the Fighter Hits Table (C.9, odds per key).
+FIGHTER_HIT_KEYS = ("fighter_hits_roll", "fighters_destroyed", "target_damage")
+
+
 def _fighter_hits(inp, dice) -> tuple[int | None, int]:
     """The Fighter Hits Table roll (GM-data [A16]), or the hits the GM entered."""
     if inp.fighter_hits is not None:
         return None, inp.fighter_hits
     if inp.fighter_hits_table is None:
+        if dice.idle(FIGHTER_HIT_KEYS):
+            return None, 0
         raise InputError(
             "fighter_hits_table",
             "the fighter unit collides: enter the number of fighters that hit (fighter hits) "
             "or the Fighter Hits Table column for this unit (BattleSpace p. 19)",
         )
-    roll = dice.total("fighter_hits", 2)
-    return roll, table_entry(inp.fighter_hits_table, roll, "fighter_hits_table")
+    roll = dice.total("fighter_hits", 2, feeds=FIGHTER_HIT_KEYS)
+    return roll, dice.lookup(inp.fighter_hits_table, roll, "fighter_hits_table", feeds=FIGHTER_HIT_KEYS)
 
 
 def _target_facing(entry_hexside: str | None) -> str:

@@ -336,3 +336,16 @@ def test_a_generated_key_with_one_possible_value_answers_at_once():
     assert rules.odds("booby_trap.generate", scenario, "speed").exact
     spaces = rules.odds("booby_trap.generate", {"year": 150}, "spaces")
     assert spaces.exact and sum(spaces.values()) == 1
+
+
+def test_a_collision_needs_no_fighter_hits_table_but_the_fighters_it_destroys_do():
+    proc = rules.get("ram.accidental")
+    inputs = {**proc.example, "fighter_hits": None, "fighter_hits_table": None}
+    assert rules.odds("ram.accidental", inputs) == {True: Fraction(1, 6), False: Fraction(5, 6)}
+    assert rules.odds("ram.accidental", inputs, "both_destroyed") == {False: 1}
+    for key in ("fighters_destroyed", "target_damage", "fighter_hits_roll"):
+        with pytest.raises(rules.InputError) as info:
+            rules.odds("ram.accidental", inputs, key)
+        assert info.value.field == "fighter_hits_table"
+    with_table = rules.odds("ram.accidental", proc.example, "fighters_destroyed")
+    assert with_table.exact and with_table[0] == Fraction(5, 6)
