@@ -99,15 +99,16 @@ class Dice:
         those keys read (a GM entry, a GM-entered count) may then be missing (C.9)."""
         return False
 
-    def lookup(self, table, roll: int, field: str, *, feeds: Feeds = None):
+    def lookup(self, table, roll: int, field: str, *, feeds: Feeds = None, missing=None):
         """A GM table's entry for a roll; a gap is the GM's to fill (C.2), an ``InputError``
         naming the table. ``feeds`` as for ``roll``: exact odds of a key the entry cannot
-        change do not read the table, so they need no entry (C.9, odds per key)."""
+        change do not read the table, so they need no entry (C.9, odds per key), and a gap
+        reads as ``missing`` there."""
         return table_entry(table, roll, field)
 
-    def pick(self, label: str, n: int) -> int:
+    def pick(self, label: str, n: int, *, feeds: Feeds = None) -> int:
         """A random pick among ``n`` candidates (1dN); returns a 0-based index."""
-        return self.roll(label, 1, n)[0] - 1
+        return self.roll(label, 1, n, feeds=feeds)[0] - 1
 
     def roll_until(
         self,

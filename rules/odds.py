@@ -240,10 +240,10 @@ class _EnumeratingDice(Dice):
             return values
         return super().roll(label, count, sides)
 
-    def lookup(self, table, roll, field, *, feeds=None):
+    def lookup(self, table, roll, field, *, feeds=None, missing=None):
         """A lookup for a key it cannot change: no entry needed (odds per key, C.9)."""
         if self._idle(feeds):
-            return table.get(roll)
+            return table.get(roll, missing)
         return super().lookup(table, roll, field, feeds=feeds)
 
     def _reading(self, count, sides, reads):

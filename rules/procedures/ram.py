@@ -63,7 +63,8 @@ def _fighter_hits(inp, dice) -> tuple[int | None, int]:
             "or the Fighter Hits Table column for this unit (BattleSpace p. 19)",
         )
     roll = dice.total("fighter_hits", 2, feeds=FIGHTER_HIT_KEYS)
-    return roll, dice.lookup(inp.fighter_hits_table, roll, "fighter_hits_table", feeds=FIGHTER_HIT_KEYS)
+    hits = dice.lookup(inp.fighter_hits_table, roll, "fighter_hits_table", feeds=FIGHTER_HIT_KEYS, missing=0)
+    return roll, hits
 
 
 def _target_facing(entry_hexside: str | None) -> str:

@@ -128,6 +128,10 @@ def _next_steps_text(steps: list[str]) -> str:
 # --------------------------------------------------------------------------- 3.1
 
 
+# The second roll cannot change the margin of the miss; which candidate is hit, only the id.
+SECOND_ROLL_KEYS = ("outcome", "second_roll", "second_success", "character_id")
+
+
 @procedure(
     """
 procedure: shipboard.missed_shot
@@ -181,7 +185,16 @@ def missed_shot(inp, dice) -> Resolution:
     if success(first, inp.tn):
         return Resolution(result, f"To-hit {first} vs TN {inp.tn}: the shot hits its intended target.")
     mof = inp.tn - first
-    second = dice.total("second", 2)
+
+    def hits(total: int) -> bool:  # what the outcome reads of the second roll
+        return success(total, inp.tn)
+
+    second = dice.total(
+        "second",
+        2,
+        feeds=SECOND_ROLL_KEYS,
+        reads=dict.fromkeys(("outcome", "second_success", "character_id"), hits),
+    )
     second_success = success(second, inp.tn)
     outcome, character_id = "bulkhead", None
     if second_success:
@@ -189,7 +202,10 @@ def missed_shot(inp, dice) -> Resolution:
         if len(in_range) == 1:
             outcome, character_id = "character", in_range[0]
         elif in_range:
-            outcome, character_id = "character", in_range[dice.pick("pick", len(in_range))]
+            outcome, character_id = (
+                "character",
+                in_range[dice.pick("pick", len(in_range), feeds=("character_id",))],
+            )
     result.update(
         outcome=outcome,
         mof=mof,

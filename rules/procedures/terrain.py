@@ -574,6 +574,9 @@ def bog_down(inp, dice) -> Resolution:
     return Resolution(result, summary, [set_effect("unit", "stuck", stuck)])
 
 
+CAREFUL_PSR_KEYS = ("failed", "psr_count", "failed_at", "consequence")
+
+
 @procedure(
     """
 procedure: terrain.careful_movement
@@ -614,10 +617,15 @@ def careful_movement(inp, dice) -> Resolution:
     psr_count = 0
     failed_at = None
     rolls = []
+
+    def made(total: int) -> bool:
+        return success(total, inp.psr_tn)
+
     for n, hex_ in enumerate(inp.hexes, 1):
         if n > 1 and hex_.clear and not hex_.elevation_change:
             continue
-        roll = dice.total(f"psr[{n}]", 2)
+        # Every key reads only whether the PSR is made (the loop stops at a failure).
+        roll = dice.total(f"psr[{n}]", 2, feeds=CAREFUL_PSR_KEYS, reads=dict.fromkeys(CAREFUL_PSR_KEYS, made))
         psr_count += 1
         rolls.append(f"hex {n}: {roll}")
         if not success(roll, inp.psr_tn):

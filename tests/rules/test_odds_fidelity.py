@@ -245,6 +245,11 @@ FED = [
     ),
     ("sensor.neutrino", {"phase": "calibrate", "start_hour": 3}),
     ("shipboard.fuel_leak", {"fuel_line_crits": 2, "turns_leaking": 2, "weapon_kind": "other"}),
+    ("shipboard.missed_shot", {"tn": 9, "candidates": [{"id": f"C{n}", "distance_m": n} for n in range(5)]}),
+    (
+        "terrain.careful_movement",
+        {"unit_kind": "vehicle", "fog": True, "psr_tn": 7, "hexes": [{"clear": False}] * 4},
+    ),
     ("booby_trap.generate", {"year": 150, "fill_weapons": False}),
     ("ram.collision_damage", {"entry_hexside": "fore_right"}),
     (MAGMA, {"unit_type": "battlemech", "start_hex": "liquid", "movement_path": ["other"]}),
