@@ -9,6 +9,13 @@ from rules.tables import equipment as tables
 from ._common import lookup_band, success
 
 
+def _per_fighter(total: int) -> int:
+    return lookup_band(tables.SCREEN_FIGHTER_DAMAGE, total)
+
+
+SCREEN_READS = {"total_damage": _per_fighter}
+
+
 @procedure(
     """
 procedure: screen.detonate
@@ -57,7 +64,8 @@ def detonate(inp, dice) -> Resolution:
     units = []
     effects = [set_effect("hex", "screen", True)]
     for unit in inp.fighter_units:
-        roll = dice.total(f"damage_{unit.id}", 2)
+        # The total reads only each unit's band; the large-ship damage is always 0.
+        roll = dice.total(f"damage_{unit.id}", 2, feeds=("total_damage", "units"), reads=SCREEN_READS)
         per_fighter = lookup_band(tables.SCREEN_FIGHTER_DAMAGE, roll)
         units.append(
             {"id": unit.id, "roll": roll, "per_fighter": per_fighter, "total": per_fighter * unit.fighters}

@@ -354,3 +354,15 @@ def test_a_collision_needs_no_fighter_hits_table_but_the_fighters_it_destroys_do
         assert info.value.field == "fighter_hits_table"
     with_table = rules.odds("ram.accidental", proc.example, "fighters_destroyed")
     assert with_table.exact and with_table[0] == Fraction(5, 6)
+
+
+def test_a_screen_total_reads_only_each_units_band_and_matches_walking_every_die():
+    proc = rules.get("screen.detonate")
+    inputs = {"range_hexes": 2, "fighter_units": [{"id": f"U{n}", "fighters": n + 1} for n in range(3)]}
+    _, frozen = proc.normalise(inputs)
+    for key in ("total_damage", "large_ship_damage"):
+        key_type = next(k.type for k in proc.contract.result if k.name == key)
+        every_die = walk_every_die(proc, frozen, key, key_type, None, None, None, idle_dice=False)
+        assert rules.odds("screen.detonate", inputs, key) == every_die, key
+    many = {"range_hexes": 2, "fighter_units": [{"id": f"U{n}", "fighters": 6} for n in range(100)]}
+    assert rules.odds("screen.detonate", many, "large_ship_damage") == {0: 1}
