@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "referee.imports",
     "referee.maps",
     "referee.battles",
+    "referee.clock",
     "rules",
 ]
 

@@ -20,4 +20,5 @@ urlpatterns = [
     path("", include("referee.sheets.urls")),
     path("", include("referee.maps.urls")),
     path("", include("referee.battles.urls")),
+    path("", include("referee.clock.urls")),
 ]

@@ -59,5 +59,7 @@ FAMILY = Family(
         EndPhaseStep(FOOD, ships_due_to_eat, inputs=food_days),
         EndPhaseStep(ICE_EXPLOSION, unchecked_engine_hits),
     ),
+    # The whole days the clock has passed are eaten when it moves, not only at an End Phase.
+    clock_steps=(EndPhaseStep(FOOD, ships_due_to_eat, inputs=food_days),),
     player_panels=(Panel("shared_stores", PLAYER_TEMPLATE, player_panel_context, order=40),),
 )

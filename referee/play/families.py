@@ -113,6 +113,24 @@ class EndPhaseStep:
 
 
 @dataclass(frozen=True)
+class Timer:
+    """A procedure whose result takes campaign time (a drive charge takes its hours).
+
+    ``start(ctx, effects, recorder)`` is called in the resolution's transaction, the outcome
+    in ``ctx.outcome``: it keeps back the effects that land only when the time is up (on
+    the record it starts, through ``recorder`` so that undoing the roll undoes the start)
+    and returns the effects that land now and a sentence for the entry ("Done 3067-03-21 14:00.")."""
+
+    procedure_id: str
+    start: Callable[[Any, list[dict], Any], tuple[list[dict], str]]
+
+
+# Run whenever the campaign clock moves (Advance clock, a new turn), the campaign locked:
+# ``hook(campaign=..., actor=...)`` writes what came due and returns its log entries.
+ClockHook = Callable[..., list]
+
+
+@dataclass(frozen=True)
 class Family:
     name: str
     title: str
@@ -132,6 +150,11 @@ class Family:
     # Read-only panels of the players' page: what the family's records show of what is
     # shared with players (the context function reads only that). Live like the rest of it.
     player_panels: tuple[Panel, ...] = ()
+    # Procedures whose result takes time, and what runs when the clock moves (in family order).
+    timers: tuple[Timer, ...] = ()
+    on_clock: tuple[ClockHook, ...] = ()
+    # Procedures resolved, like End Phase steps, whenever the clock moves (the day's meals).
+    clock_steps: tuple[EndPhaseStep, ...] = ()
 
 
 FAMILIES: list[Family] = []
@@ -145,6 +168,9 @@ _PATTERNS: list[EffectRule] = []
 _END_PHASE: list[EndPhaseStep] = []
 _MENU_FIRST: dict[str, int] = {}
 _HEADING_RANK: dict[str, int] = {}
+_TIMERS: dict[str, Timer] = {}
+_ON_CLOCK: list[ClockHook] = []
+_CLOCK_STEPS: list[EndPhaseStep] = []
 
 
 def _check_binding(binding: Binding) -> None:
@@ -199,6 +225,12 @@ def register(family: Family) -> Family:
             raise ValueError(f"effect {rule.target}.{rule.field} has two rules")
         _RULES[key] = rule
     _END_PHASE.extend(family.end_phase)
+    for timer in family.timers:
+        if timer.procedure_id in _TIMERS:
+            raise ValueError(f"{timer.procedure_id} has two timers")
+        _TIMERS[timer.procedure_id] = timer
+    _ON_CLOCK.extend(family.on_clock)
+    _CLOCK_STEPS.extend(family.clock_steps)
     FAMILIES.append(family)
     return family
 
@@ -332,3 +364,18 @@ def effect_rule(target: str, field: str, procedure: str = "") -> Callable[..., l
 
 def end_phase_steps() -> list[EndPhaseStep]:
     return list(_END_PHASE)
+
+
+def start_timer(ctx, effects: list[dict], recorder, procedure_id: str) -> tuple[list[dict], str]:
+    """The effects that land now, and the entry's sentence on what takes time: a procedure
+    with a timer keeps back what lands only when its time is up."""
+    timer = _TIMERS.get(procedure_id)
+    return timer.start(ctx, effects, recorder) if timer else (effects, "")
+
+
+def clock_hooks() -> list[ClockHook]:
+    return list(_ON_CLOCK)
+
+
+def clock_steps() -> list[EndPhaseStep]:
+    return list(_CLOCK_STEPS)

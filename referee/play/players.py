@@ -99,7 +99,8 @@ def owned_actions(campaign: Campaign, user, objects) -> list:
 def _apply(binding: Binding, ctx: Context, outcome) -> tuple[list[dict], list, list]:
     """Land the outcome's effects on the records: (changes, pending effects, involved)."""
     recorder = ChangeRecorder()
-    pending = apply_effects(list(outcome.effects), ctx.targets(binding), ctx, recorder, binding.procedure_id)
+    effects, _ = families.start_timer(ctx, list(outcome.effects), recorder, binding.procedure_id)
+    pending = apply_effects(effects, ctx.targets(binding), ctx, recorder, binding.procedure_id)
     if binding.after:
         binding.after(ctx, outcome, recorder)
     involved = [*ctx.objects.values(), *ctx.extras.values(), *(obj for obj, _ in recorder.dirty.values())]

@@ -203,7 +203,8 @@ def procedure_resolve(
     outcome = rules.resolve(procedure_id, inputs, None if dice is None else list(dice))
     ctx.outcome = outcome
     recorder = ChangeRecorder()
-    pending = apply_effects(list(outcome.effects), ctx.targets(binding), ctx, recorder, procedure_id)
+    effects, takes_time = families.start_timer(ctx, list(outcome.effects), recorder, procedure_id)
+    pending = apply_effects(effects, ctx.targets(binding), ctx, recorder, procedure_id)
     if binding.after:
         binding.after(ctx, outcome, recorder)
     involved = [*ctx.objects.values(), *ctx.extras.values(), *(obj for obj, _ in recorder.dirty.values())]
@@ -217,6 +218,8 @@ def procedure_resolve(
         record["@measured"] = measured
         summary += " " + "; ".join(f"{wording.label(k)}: {how}" for k, how in measured.items()) + "."
     record["@dice"] = "server" if dice is None else "table"
+    if takes_time:
+        summary += f" {takes_time}"
     if unmet:
         who = getattr(actor, "username", "") or "the GM"
         waived = "; ".join(p.text for p in unmet)
@@ -752,15 +755,30 @@ def campaign_phase_advance(*, campaign: Campaign, actor) -> list[LogEntry]:
     ]
     if campaign.phase == Phase.END:
         entries += end_phase_run(campaign=campaign, actor=actor)
+    elif index + 1 == len(PHASE_ORDER):
+        entries += clock_moved(campaign=campaign, actor=actor)
     return entries
+
+
+def clock_moved(*, campaign: Campaign, actor) -> list[LogEntry]:
+    """What the families do when the clock has moved (what came due, what was eaten), each
+    its own entry after the one that moved the clock. The caller holds the campaign lock."""
+    entries = []
+    for hook in families.clock_hooks():
+        entries += hook(campaign=campaign, actor=actor)
+    return entries + _steps_run(campaign, actor, families.clock_steps())
 
 
 def end_phase_run(*, campaign: Campaign, actor) -> list[LogEntry]:
     """End Phase automation: each family's End Phase steps, in the order the families are
     found, resolve their procedure for each record the step finds. Every roll goes through
     the same service as a GM's click, so every die is on the record and every change undoable."""
+    return _steps_run(campaign, actor, families.end_phase_steps())
+
+
+def _steps_run(campaign: Campaign, actor, steps) -> list[LogEntry]:
     entries = []
-    for step in families.end_phase_steps():
+    for step in steps:
         role = step.binding.roles[0].name
         for record in step.records(campaign):
             ctx = Context(campaign=campaign, objects={role: record})
@@ -813,7 +831,7 @@ def campaign_clock_advance(*, campaign: Campaign, seconds: int, reason: str, act
     _campaign_change(campaign, recorder, clock=campaign.clock + timedelta(seconds=seconds))
     changes = _save(recorder)
     text = _duration(seconds)
-    return log_append(
+    entry = log_append(
         campaign=campaign,
         procedure="clock.advance",
         title="Clock advanced",
@@ -821,6 +839,8 @@ def campaign_clock_advance(*, campaign: Campaign, seconds: int, reason: str, act
         actor=actor,
         effects=changes,
     )
+    clock_moved(campaign=campaign, actor=actor)
+    return entry
 
 
 def _duration(seconds: int) -> str:

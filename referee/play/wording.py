@@ -318,6 +318,8 @@ def dice_order(text: str) -> list[str]:
 EVENTS = {
     "turn.advance": "Turn and phase",
     "clock.advance": "Clock",
+    "clock.due": "Done on the clock",
+    "clock.transit": "Transit",
     "campaign.settings": "Campaign settings",
     "log.undo": "Undo",
     "record.create": "Record added",

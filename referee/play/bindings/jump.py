@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.db import models
+
 from referee.fleet.models import FACINGS, Ship, StarSystem
 
 from .. import sharing
@@ -99,17 +101,27 @@ def _charge_prefill(ctx: Context) -> dict:
     return {"system": "lf_battery" if ship.lf_battery and ship.drive_charged else "kf_drive"}
 
 
+def _after_charging(entry, campaign) -> NextStep | None:
+    """The jump, once the drive is charged: a charge that takes time offers it only when the
+    clock has passed its hours (the card says when that is)."""
+    code = subject(entry, "ship")
+    if not entry.result.get("charged") or not code:
+        return None
+    ready = (
+        Ship.objects.in_campaign(campaign)
+        .filter(code=code)
+        .filter(models.Q(drive_charged=True) | models.Q(lf_battery_charged=True))
+    )
+    return NextStep("Jump", "jump.malfunction", {"ship": code}) if ready.exists() else None
+
+
 BINDINGS.add(
     Binding(
         "drive.charge",
         roles=(Role("ship", Ship, "Charging ship", targets=("ship",), kinds=JUMP_CAPABLE),),
         label="Charge drive",
         prefill=_charge_prefill,
-        next_step=lambda entry, campaign: (
-            NextStep("Jump", "jump.malfunction", {"ship": subject(entry, "ship")})
-            if entry.result.get("charged") and subject(entry, "ship")
-            else None
-        ),
+        next_step=_after_charging,
         preconditions=(
             Precondition(
                 "A lithium-fusion battery is fitted, to charge one",

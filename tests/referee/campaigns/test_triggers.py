@@ -9,6 +9,7 @@ from django.db import IntegrityError, connection, transaction
 
 from referee.battles.models import MegaMekBoard
 from referee.campaigns.models import TOUCH_CAMPAIGN, Campaign, CampaignScoped, Membership
+from referee.clock.models import TimedEvent
 from referee.fleet.models import Marker
 from referee.logistics.models import CharacterSheet
 from referee.maps.models import PiratePoint
@@ -75,6 +76,9 @@ def rows(cast) -> dict[type, object]:
         UnitRefitFactory(unit=unit),
         CharacterSheet.objects.create(campaign=c, character=character, name="Kai", template="MechWarrior"),
         Telemissile.objects.create(campaign=c, name="Whale", missile_type="killer_whale_t", operator=ship),
+        TimedEvent.objects.create(
+            campaign=c, name="charge", kind="charge", ship=ship, started_at=c.clock, due_at=c.clock
+        ),
         Design.objects.create(campaign=c, name="Victor VTR-9K", unit_type="mech", document={}),
         PiratePoint.objects.create(
             campaign=c, name="L4", star_system=StarSystemFactory(campaign=c), x_au=1, y_au=2

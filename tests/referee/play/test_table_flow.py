@@ -92,20 +92,21 @@ def test_choosing_another_target_fills_its_numbers_and_keeps_what_the_gm_typed(c
     assert 'name="kf_integrity_max" value="9"' in refresh.text
 
 
-def test_a_charged_drive_offers_the_jump(cast):
+def test_a_charge_that_takes_time_offers_the_jump_only_once_the_drive_is_charged(cast):
     ship = ShipFactory(campaign=cast.campaign, drive_charged=False)
-    data = {
-        "ship": str(ship.code),
-        "action": "roll",
-        "dice": "",
-        "visibility": "gm",
-        "system": "kf_drive",
-        "method": "sail",
-    }
-    response = cast.client("gm").post(procedure_url(cast, "drive.charge"), data, **htmx())
+    other = ShipFactory(campaign=cast.campaign, drive_charged=False, lf_battery=True, lf_battery_charged=True)
+    data = {"action": "roll", "dice": "", "visibility": "gm", "system": "kf_drive", "method": "sail"}
+    response = cast.client("gm").post(
+        procedure_url(cast, "drive.charge"), {**data, "ship": str(ship.code)}, **htmx()
+    )
     assert response.status_code == 200, response.text[:1000]
-    assert 'data-testid="next-step"' in response.text
-    assert procedure_url(cast, "jump.malfunction") + f"?ship={ship.code}" in response.text
+    assert "Charging (90 min to deploy the sail" in response.text
+    assert 'data-testid="next-step"' not in response.text
+    # A ship whose battery holds a charge already may jump on it: the jump is offered.
+    response = cast.client("gm").post(
+        procedure_url(cast, "drive.charge"), {**data, "ship": str(other.code)}, **htmx()
+    )
+    assert procedure_url(cast, "jump.malfunction") + f"?ship={other.code}" in response.text
 
 
 def test_a_landing_offers_the_attack_on_the_ship_it_landed_on_and_the_attack_form_reads_landed_on(cast):

@@ -1,0 +1,148 @@
+"""Reads of the campaign clock: the GM's agenda, the ships' status lines, the stocks that
+run low, and the places a ship can be sent on its map."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import rules
+from referee.campaigns.models import Campaign
+from referee.fleet.models import Ship
+from referee.logistics.models import ShipStores
+from referee.maps.models import PiratePoint
+from referee.play.models import LogEntry
+
+from .models import EventStatus, TimedEvent
+
+PANEL = "clock/panel.html#agenda-panel"
+PLAYER_PANEL = "clock/player_panel.html#under-way"
+# A stock that lasts fewer days than this is named on the agenda before it runs out.
+WARN_DAYS = 14
+
+
+@dataclass(frozen=True)
+class Warning:
+    ship: Ship
+    stock: str
+    days: float
+    runs_out: datetime
+
+    def __str__(self) -> str:
+        if self.days <= 0:
+            return f"{self.ship}'s {self.stock} has run out."
+        return f"{self.ship}'s {self.stock} runs out in {self.days:.1f} days, {self.runs_out:%Y-%m-%d %H:%M}."
+
+
+def _under_way(campaign: Campaign, role: str):
+    return (
+        TimedEvent.objects.in_campaign(campaign)
+        .visible_to(role)
+        .filter(status=EventStatus.WAITING)
+        .select_related("ship")
+        .order_by("due_at", "pk")
+    )
+
+
+def started_by(campaign: Campaign, events: list[TimedEvent]) -> dict[str, int]:
+    """Each event's starting entry, by the event's code (one query for all of them)."""
+    if not events:
+        return {}
+    codes = {str(e.code) for e in events}
+    found: dict[str, int] = {}
+    starts = LogEntry.objects.filter(
+        campaign=campaign,
+        reversal_of__isnull=True,
+        effects__contains=[{"target": "timedevent", "field": "status", "after": EventStatus.WAITING}],
+    ).values_list("seq", "effects")
+    for seq, effects in starts.order_by("seq"):
+        for change in effects:
+            if change.get("target") == "timedevent" and change.get("code") in codes:
+                found[change["code"]] = seq
+    return found
+
+
+def food_per_day(stores: ShipStores) -> float:
+    """What the ship's people eat a day, as the Food procedure counts it."""
+    outcome = rules.resolve(
+        "cargo.food",
+        {"crew": stores.ship.crew, "passengers": stores.ship.passengers, "days": 1, "mode": stores.food_mode},
+        [],
+    )
+    return outcome.result["tons_per_day"]
+
+
+def station_keeping_per_day(stores: ShipStores) -> float:
+    """Station-keeping fuel a day (a tenth of a burn-day, as the stores procedure counts it)."""
+    if not stores.burn_day_fuel_t:
+        return 0.0
+    outcome = rules.resolve(
+        "cargo.stores", {"burn_day_fuel_t": stores.burn_day_fuel_t, "station_keeping_days": 1}, []
+    )
+    return outcome.result["station_keeping_fuel_t"] or 0.0
+
+
+def stock_warnings(campaign: Campaign) -> list[Warning]:
+    """The food and fuel stocks that run out within ``WARN_DAYS`` at the rate they are used."""
+    found = []
+    stores = ShipStores.objects.in_campaign(campaign).select_related("ship").order_by("ship__name", "pk")
+    for s in stores:
+        for stock, left, rate in (
+            ("food", s.food_t, food_per_day(s) if s.people else 0.0),
+            ("fuel", s.fuel_t + s.cargo_fuel_t, station_keeping_per_day(s)),
+        ):
+            if rate > 0 and left / rate < WARN_DAYS:
+                days = left / rate
+                found.append(Warning(s.ship, stock, days, campaign.clock + timedelta(days=days)))
+    return found
+
+
+def agenda_context(campaign: Campaign) -> dict:
+    """What is due, when and for which record; what runs low."""
+    events = list(_under_way(campaign, "gm"))
+    starts = started_by(campaign, events)
+    for event in events:
+        event.started_seq = starts.get(str(event.code))
+        event.overdue = event.due_at <= campaign.clock
+    return {"events": events, "warnings": stock_warnings(campaign), "campaign": campaign}
+
+
+def agenda_records(context: dict) -> int:
+    return len(context["events"]) + len(context["warnings"])
+
+
+def player_context(campaign: Campaign) -> list[TimedEvent]:
+    """What the shared ships are doing, for the players' page."""
+    return list(_under_way(campaign, "player"))
+
+
+def ship_lines(campaign_id: int, role: str) -> dict[int, list[str]]:
+    """Each ship's status lines ("charging, done 3067-03-21 14:00"), by ship id."""
+    events = (
+        TimedEvent.objects.filter(campaign_id=campaign_id, status=EventStatus.WAITING)
+        .visible_to(role)
+        .order_by("due_at", "pk")
+    )
+    lines: dict[int, list[str]] = {}
+    for event in events:
+        lines.setdefault(event.ship_id, []).append(event.status_line())
+    return lines
+
+
+def places(ship: Ship) -> list[dict]:
+    """Where the ship can be sent on its system's map: the star, the jump points, the
+    pirate points and the other ships placed there."""
+    system = ship.star_system
+    if system is None:
+        return []
+    found = [{"label": f"{system} (the star)", "x": 0.0, "y": 0.0}]
+    for name, (x, y) in system.jump_points().items():
+        found.append({"label": f"{name} jump point", "x": x, "y": y})
+    for point in PiratePoint.objects.in_campaign(ship.campaign).filter(star_system=system).order_by("name"):
+        found.append({"label": point.name, "x": point.x_au, "y": point.y_au})
+    others = Ship.objects.in_campaign(ship.campaign).filter(
+        star_system=system, x_au__isnull=False, y_au__isnull=False
+    )
+    for other in others.exclude(pk=ship.pk).order_by("name"):
+        found.append({"label": f"{other}", "x": other.x_au, "y": other.y_au})
+    return found

@@ -1,0 +1,274 @@
+"""Writes of the campaign clock: starting what takes time, completing what has come due,
+and moving the clock to the next event. Each runs in the caller's transaction with the
+campaign row locked, or takes the lock itself, like every other write of the play loop."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from types import SimpleNamespace
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from referee.campaigns.models import Campaign
+from referee.fleet.models import Ship
+from referee.play import families, sharing
+from referee.play.bindings import Context
+from referee.play.effects import ChangeRecorder, apply_effects
+from referee.play.models import LogEntry, Visibility
+from referee.play.services import PlayError, campaign_clock_advance, clock_moved, log_append
+from rules.tables import drive as drive_tables
+
+from .models import MAX_DURATION_H, EventKind, EventStatus, TimedEvent
+from .travel import TravelError, plain_duration, transit_time
+
+DUE, TRANSIT = "clock.due", "clock.transit"
+SYSTEM_WORDS = {"kf_drive": "K-F drive", "lf_battery": "lithium-fusion battery"}
+
+
+def _locked(campaign: Campaign) -> Campaign:
+    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+
+
+def _save(recorder: ChangeRecorder) -> list[dict]:
+    try:
+        return recorder.save()
+    except ValidationError as error:
+        raise PlayError("; ".join(error.messages)) from None
+
+
+def waiting(campaign: Campaign):
+    """The events under way, soonest due first."""
+    return (
+        TimedEvent.objects.in_campaign(campaign).filter(status=EventStatus.WAITING).order_by("due_at", "pk")
+    )
+
+
+def _busy(ship: Ship, kind: str) -> TimedEvent | None:
+    return waiting(ship.campaign).filter(ship=ship, kind=kind).first()
+
+
+def event_start(
+    *, ctx: Context, ship: Ship, kind: str, span: timedelta, what: str, recorder: ChangeRecorder, **fields
+) -> TimedEvent:
+    """A timed event for ``ship`` due ``span`` from now. It is made void and put under way
+    through ``recorder``, so the entry that starts it is the entry that undoes it."""
+    if span < timedelta(0) or span > timedelta(hours=MAX_DURATION_H):
+        raise PlayError("Something that takes time takes from 0 hours to ten years.")
+    if (already := _busy(ship, kind)) is not None:
+        raise PlayError(f"{ship} is already {already.status_line()}.")
+    event = TimedEvent(
+        campaign=ctx.campaign,
+        ship=ship,
+        kind=kind,
+        name=f"{ship}: {what}"[:120],
+        started_at=ctx.clock,
+        due_at=ctx.clock + span,
+        status=EventStatus.VOID,
+        **fields,
+    )
+    try:
+        event.full_clean(exclude=["code"])
+    except ValidationError as error:
+        raise PlayError("; ".join(error.messages)) from None
+    event.save(force_insert=True)
+    recorder.set(event, "status", EventStatus.WAITING)
+    return event
+
+
+# -- What the rules give a duration -----------------------------------------------------
+
+
+def charge_span(inputs: dict) -> tuple[timedelta, str]:
+    """How long a charge takes (10.7 Drive Charging): from the reactor, the hours the GM
+    chose; with a jump sail, the star class's hours after the sail is deployed."""
+    hours = inputs.get("target_hours")
+    if inputs.get("method") == "sail":
+        deploy = timedelta(minutes=drive_tables.SAIL_DEPLOY_MINUTES)
+        how = f"{drive_tables.SAIL_DEPLOY_MINUTES} min to deploy the sail, then "
+        if hours is None:  # the star's hours not given: the least any star class takes
+            hours = drive_tables.SAIL_HOURS_MIN
+            how += f"{hours:g} h of charging, the least any star takes (give the star's hours for another)"
+        else:
+            how += f"{hours:g} h of charging"
+        return deploy + timedelta(hours=hours), how
+    return timedelta(hours=hours), f"{hours:g} h from the reactor"
+
+
+def charge_started(ctx: Context, effects: list[dict], recorder: ChangeRecorder) -> tuple[list[dict], str]:
+    """A charge that succeeds is done when its time is up: the drive is charged then."""
+    held = [e for e in effects if e.get("target") == "ship"]
+    ship = ctx.objects.get("ship")
+    if not held or ship is None:  # a failed charge, or a calculator run: nothing to wait for
+        return effects, ""
+    inputs = dict(ctx.outcome.inputs)
+    span, how = charge_span(inputs)
+    what = f"{SYSTEM_WORDS.get(inputs.get('system'), 'drive')} charge"
+    event = event_start(
+        ctx=ctx,
+        ship=ship,
+        kind=EventKind.CHARGE,
+        span=span,
+        what=what,
+        recorder=recorder,
+        procedure="drive.charge",
+        held=held,
+    )
+    rest = [e for e in effects if e not in held]
+    return rest, f"Charging ({how}): done {event.due_at:%Y-%m-%d %H:%M}."
+
+
+def plot_started(ctx: Context, effects: list[dict], recorder: ChangeRecorder) -> tuple[list[dict], str]:
+    """Plotting a non-standard jump point takes its 2D6 × 30 minutes, success or failure."""
+    ship = ctx.objects.get("ship")
+    minutes = ctx.outcome.result.get("plot_minutes")
+    if ship is None or not minutes:
+        return effects, ""
+    event = event_start(
+        ctx=ctx,
+        ship=ship,
+        kind=EventKind.PLOT,
+        span=timedelta(minutes=minutes),
+        what="non-standard jump plot",
+        recorder=recorder,
+        procedure="jump.nonstandard_plot",
+        held=list(effects),
+    )
+    return (
+        [],
+        f"Plotting: done {event.due_at:%Y-%m-%d %H:%M} ({plain_duration(event.due_at - event.started_at)}).",
+    )
+
+
+# -- Transit on a system map --------------------------------------------------------------
+
+
+def transit_plan(*, ship: Ship, x_au: float, y_au: float, thrust_g: float) -> dict:
+    """The transit a GM would work out by hand, before committing to it."""
+    here = ship.map_position()
+    if ship.map_system_id() is None or here is None:
+        raise PlayError(f"{ship} has no place on a system map yet: put it on the map first.")
+    if ship.docked_on_id:
+        raise PlayError(
+            f"{ship} is docked on {ship.docked_on} and rides with it: send {ship.docked_on} instead."
+        )
+    distance = ((x_au - here[0]) ** 2 + (y_au - here[1]) ** 2) ** 0.5
+    try:
+        span = transit_time(distance, thrust_g)
+    except TravelError as error:
+        raise PlayError(str(error)) from None
+    if span > timedelta(hours=MAX_DURATION_H):
+        raise PlayError("That transit would take more than ten years: choose a nearer place or more thrust.")
+    return {"distance_au": distance, "span": span, "words": plain_duration(span)}
+
+
+@transaction.atomic
+def transit_start(
+    *, campaign: Campaign, ship: Ship, x_au: float, y_au: float, position: str, thrust_g: float, actor
+) -> LogEntry:
+    """The ship sets off for (x, y) on its system's map at ``thrust_g``, turning over at the
+    midpoint; it arrives when the clock passes the due time."""
+    campaign = _locked(campaign)
+    ship = (
+        Ship.objects.select_for_update(of=("self",))
+        .select_related("docked_on")
+        .get(pk=ship.pk, campaign=campaign)
+    )
+    plan = transit_plan(ship=ship, x_au=x_au, y_au=y_au, thrust_g=thrust_g)
+    recorder = ChangeRecorder()
+    ctx = Context(campaign=campaign, objects={"ship": ship})
+    where = position.strip()[:120] or f"x {x_au:g}, y {y_au:g} AU"
+    event = event_start(
+        ctx=ctx,
+        ship=ship,
+        kind=EventKind.TRANSIT,
+        span=plan["span"],
+        what=f"transit to {where}",
+        recorder=recorder,
+        to_x_au=x_au,
+        to_y_au=y_au,
+        to_position=where,
+        thrust_g=thrust_g,
+    )
+    changes = _save(recorder)
+    return log_append(
+        campaign=campaign,
+        procedure=TRANSIT,
+        title=f"{ship} sets off for {where}",
+        summary=(
+            f"{ship} sets off for {where}, {plan['distance_au']:.3g} AU away, at {thrust_g:g} G with turnover "
+            f"at the midpoint: {plan['words']}, arriving {event.due_at:%Y-%m-%d %H:%M}."
+        ),
+        actor=actor,
+        inputs={
+            "@ship": {"code": str(ship.code), "name": str(ship)},
+            "x_au": x_au,
+            "y_au": y_au,
+            "thrust_g": thrust_g,
+        },
+        effects=changes,
+        visibility=Visibility.EVERYONE if sharing.seen_by_players(ship) else Visibility.GM,
+    )
+
+
+# -- Completing what has come due -----------------------------------------------------------
+
+
+def _complete(campaign: Campaign, event: TimedEvent, actor) -> LogEntry:
+    ship = Ship.objects.select_for_update(of=("self",)).get(pk=event.ship_id)
+    recorder = ChangeRecorder()
+    pending: list = []
+    if event.kind == EventKind.TRANSIT:
+        recorder.set(ship, "x_au", event.to_x_au)
+        recorder.set(ship, "y_au", event.to_y_au)
+        recorder.set(ship, "position", event.to_position)
+        done = f"{ship} arrives at {event.to_position}"
+    else:
+        ctx = Context(campaign=campaign, objects={"ship": ship})
+        ctx.outcome = SimpleNamespace(inputs={}, result={}, effects=event.held)
+        binding = families.binding(event.procedure)
+        pending = apply_effects(list(event.held), ctx.targets(binding), ctx, recorder, event.procedure)
+        done = f"{ship}'s {event.name.split(': ', 1)[-1]} is done"
+    recorder.set(event, "status", EventStatus.DONE)
+    changes = _save(recorder)
+    late = campaign.clock - event.due_at
+    when = f"due {event.due_at:%Y-%m-%d %H:%M}" + (
+        f", seen at {campaign.clock:%Y-%m-%d %H:%M}" if late else ""
+    )
+    return log_append(
+        campaign=campaign,
+        procedure=DUE,
+        title=done,
+        summary=f"{done} ({when}).",
+        actor=actor,
+        inputs={
+            "@ship": {"code": str(ship.code), "name": str(ship)},
+            "@event": {"code": str(event.code), "name": event.name},
+        },
+        effects=changes,
+        pending=pending,
+        visibility=Visibility.EVERYONE if sharing.seen_by_players(ship) else Visibility.GM,
+    )
+
+
+def due_events_complete(*, campaign: Campaign, actor) -> list[LogEntry]:
+    """Each event whose due time the clock has reached, in due order, as its own entry."""
+    events = waiting(campaign).filter(due_at__lte=campaign.clock).select_for_update(of=("self",))
+    return [_complete(campaign, event, actor) for event in list(events)]
+
+
+@transaction.atomic
+def clock_to_next_event(*, campaign: Campaign, actor) -> list[LogEntry]:
+    """Advance to the next event: the clock moves to the soonest due time (what is due
+    already is completed without moving it)."""
+    campaign = _locked(campaign)
+    upcoming = waiting(campaign).first()
+    if upcoming is None:
+        raise PlayError("Nothing is under way: no drive charging, no plot, no ship in transit.")
+    seconds = int((upcoming.due_at - campaign.clock).total_seconds() + 0.999999)
+    if seconds <= 0:
+        return clock_moved(campaign=campaign, actor=actor)
+    entry = campaign_clock_advance(
+        campaign=campaign, seconds=seconds, reason=f"to {upcoming.name}", actor=actor
+    )
+    return [entry, *LogEntry.objects.filter(campaign=campaign, seq__gt=entry.seq).order_by("seq")]

@@ -1,0 +1,247 @@
+"""What takes time takes time: a charge started by its roll, completed when the clock
+passes its due time (each completion its own undoable entry), transit on the map, the
+day's meals when the clock moves, and Advance to the next event."""
+
+from datetime import timedelta
+
+import pytest
+
+from referee.clock import services
+from referee.clock.models import EventStatus, TimedEvent
+from referee.clock.selectors import agenda_context, ship_lines, stock_warnings
+from referee.clock.travel import TravelError, plain_duration, transit_time
+from referee.logistics.models import ShipStores
+from referee.play import services as play
+from referee.play.models import LogEntry
+from tests.factories import ShipFactory, StarSystemFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def charge(cast, ship, hours=160, method="reactor", **extra):
+    return play.procedure_resolve(
+        campaign=cast.campaign,
+        procedure_id="drive.charge",
+        inputs={"system": "kf_drive", "method": method, "target_hours": hours, **extra},
+        dice=None,
+        actor=cast.gm,
+        subjects={"ship": ship.code},
+    )
+
+
+def jump(cast, ship, **kw):
+    return play.procedure_resolve(
+        campaign=cast.campaign,
+        procedure_id="jump.malfunction",
+        inputs={"kf_integrity": 4, "kf_integrity_max": 4},
+        dice=[1, 1],
+        actor=cast.gm,
+        subjects={"ship": ship.code},
+        **kw,
+    )
+
+
+def advance(cast, hours):
+    cast.campaign.refresh_from_db()
+    return play.campaign_clock_advance(
+        campaign=cast.campaign, seconds=int(hours * 3600), reason="", actor=cast.gm
+    )
+
+
+@pytest.fixture
+def ship(cast):
+    return ShipFactory(campaign=cast.campaign, name="Marauder's Pride", shared=True)
+
+
+def test_a_charge_is_done_only_when_the_clock_passes_its_hours(cast, ship):
+    start = cast.campaign.clock
+    entry = charge(cast, ship, hours=160)
+    ship.refresh_from_db()
+    assert ship.drive_charged is False
+    due = start + timedelta(hours=160)
+    assert f"done {due:%Y-%m-%d %H:%M}" in entry.summary
+    assert ship_lines(cast.campaign.id, "player")[ship.id] == [f"charging, done {due:%Y-%m-%d %H:%M}"]
+    with pytest.raises(play.PlayError, match="K-F drive, or its lithium-fusion battery, is charged"):
+        jump(cast, ship)
+    advance(cast, 159)
+    ship.refresh_from_db()
+    assert ship.drive_charged is False
+    advance(cast, 1)
+    ship.refresh_from_db()
+    assert ship.drive_charged is True and ship.charged_from_reactor is True
+    done = LogEntry.objects.filter(campaign=cast.campaign, procedure=services.DUE).get()
+    assert done.title == "Marauder's Pride's K-F drive charge is done"
+    assert done.visibility == "everyone"
+    assert ship_lines(cast.campaign.id, "gm") == {}
+    assert jump(cast, ship).result["jump_proceeds"] is True
+
+
+def test_a_gm_ruling_jumps_before_the_charge_is_done_on_the_record(cast, ship):
+    charge(cast, ship)
+    entry = jump(cast, ship, gm_ruling=True)
+    assert "GM ruling" in entry.summary and "is charged" in entry.summary
+
+
+def test_undoing_the_completion_makes_it_due_again_and_undoing_the_start_voids_it(cast, ship):
+    start = charge(cast, ship)
+    advance(cast, 200)
+    done = LogEntry.objects.get(campaign=cast.campaign, procedure=services.DUE)
+    with pytest.raises(play.PlayError, match=f"#{done.seq}"):
+        play.log_entry_reverse(entry=start, actor=cast.gm)
+    play.log_entry_reverse(entry=done, actor=cast.gm)
+    ship.refresh_from_db()
+    event = TimedEvent.objects.get()
+    assert ship.drive_charged is False and event.status == EventStatus.WAITING
+    play.log_entry_reverse(entry=start, actor=cast.gm)
+    event.refresh_from_db()
+    assert event.status == EventStatus.VOID
+    assert agenda_context(cast.campaign)["events"] == []
+    advance(cast, 1)
+    ship.refresh_from_db()
+    assert ship.drive_charged is False
+
+
+def test_events_complete_in_due_order_each_its_own_entry(cast, ship):
+    other = ShipFactory(campaign=cast.campaign, name="Acheron")
+    charge(cast, ship, hours=180)
+    charge(cast, other, hours=155)
+    advance(cast, 24 * 9)
+    titles = list(
+        LogEntry.objects.filter(campaign=cast.campaign, procedure=services.DUE)
+        .order_by("seq")
+        .values_list("title", "visibility")
+    )
+    assert titles == [
+        ("Acheron's K-F drive charge is done", "gm"),
+        ("Marauder's Pride's K-F drive charge is done", "everyone"),
+    ]
+
+
+def test_a_ship_cannot_charge_twice_at_once(cast, ship):
+    charge(cast, ship)
+    with pytest.raises(play.PlayError, match="already charging, done"):
+        charge(cast, ship)
+    assert TimedEvent.objects.count() == 1
+
+
+def test_a_sail_charge_takes_the_deployment_then_the_star_class_hours(cast, ship):
+    start = cast.campaign.clock
+    entry = charge(cast, ship, hours=176, method="sail")
+    due = start + timedelta(minutes=90, hours=176)
+    assert f"done {due:%Y-%m-%d %H:%M}" in entry.summary and "deploy the sail" in entry.summary
+    unknown = charge(cast, ShipFactory(campaign=cast.campaign), hours=None, method="sail")
+    assert f"done {start + timedelta(minutes=90, hours=151):%Y-%m-%d %H:%M}" in unknown.summary
+    assert "the least any star takes" in unknown.summary
+
+
+def test_a_failed_charge_waits_for_nothing(cast, ship):
+    play.procedure_resolve(
+        campaign=cast.campaign,
+        procedure_id="drive.charge",
+        inputs={"system": "kf_drive", "method": "reactor", "target_hours": 10},
+        dice=None,
+        actor=cast.gm,
+        subjects={"ship": ship.code},
+    )
+    assert TimedEvent.objects.count() == 0
+
+
+def test_a_plot_takes_its_dice_times_thirty_minutes(cast, ship):
+    ship.drive_charged = True
+    ship.save()
+    start = cast.campaign.clock
+    entry = play.procedure_resolve(
+        campaign=cast.campaign,
+        procedure_id="jump.nonstandard_plot",
+        inputs={"navigation_tn": 5},
+        dice=[6, 6, 3, 4],
+        actor=cast.gm,
+        subjects={"ship": ship.code},
+    )
+    assert entry.result["plot_minutes"] == 210
+    assert f"done {start + timedelta(minutes=210):%Y-%m-%d %H:%M}" in entry.summary
+    assert entry.pending == []  # the plot lands when it is done
+    done = services.clock_to_next_event(campaign=cast.campaign, actor=cast.gm)
+    assert [e.procedure for e in done] == ["clock.advance", services.DUE]
+    assert done[1].pending and done[1].pending[0]["field"] == "plot"
+    cast.campaign.refresh_from_db()
+    assert cast.campaign.clock == start + timedelta(minutes=210)
+
+
+def test_next_event_with_nothing_under_way_is_refused(cast):
+    with pytest.raises(play.PlayError, match="Nothing is under way"):
+        services.clock_to_next_event(campaign=cast.campaign, actor=cast.gm)
+
+
+def test_a_new_turn_completes_what_came_due(cast, ship):
+    cast.campaign.turn_length_s = 3600
+    cast.campaign.save()
+    charge(cast, ship, hours=0.5)  # under 16 h: certain damage, no charge
+    assert TimedEvent.objects.count() == 0
+    ship.lf_battery = True
+    ship.save()
+    play.procedure_resolve(
+        campaign=cast.campaign,
+        procedure_id="drive.charge",
+        inputs={"system": "lf_battery", "method": "sail", "target_hours": 0.1},
+        dice=None,
+        actor=cast.gm,
+        subjects={"ship": ship.code},
+    )
+    for _ in range(8):  # through the End Phase into the next turns
+        cast.campaign.refresh_from_db()
+        play.campaign_phase_advance(campaign=cast.campaign, actor=cast.gm)
+    ship.refresh_from_db()
+    assert ship.lf_battery_charged is True
+
+
+def test_transit_times_are_a_gms_by_hand():
+    # 1 AU at 1 G with turnover: 2 sqrt(1.496e11 m / 9.80665 m/s²) = 247,022 s
+    assert plain_duration(transit_time(1, 1)) == "2 days 20 h 37 min"
+    assert transit_time(0, 1) == timedelta(0)
+    for bad in (float("nan"), float("inf"), -1):
+        with pytest.raises(TravelError):
+            transit_time(bad, 1)
+    for bad in (0, -1, 21, float("nan"), float("inf")):
+        with pytest.raises(TravelError):
+            transit_time(1, bad)
+
+
+def test_a_transit_arrives_where_it_was_going(cast, ship):
+    system = StarSystemFactory(campaign=cast.campaign, name="Tharkad", jump_point_au=10)
+    ship.star_system, ship.x_au, ship.y_au, ship.position = system, 0.0, 10.0, "zenith jump point"
+    ship.save()
+    plan = services.transit_plan(ship=ship, x_au=0.0, y_au=1.0, thrust_g=1)
+    assert plan["words"] == "8 days 13 h 51 min"  # 9 AU: three times 1 AU
+    entry = services.transit_start(
+        campaign=cast.campaign,
+        ship=ship,
+        x_au=0.0,
+        y_au=1.0,
+        position="Tharkad IV",
+        thrust_g=1,
+        actor=cast.gm,
+    )
+    assert "arriving" in entry.summary and entry.visibility == "everyone"
+    advance(cast, 24 * 9)
+    ship.refresh_from_db()
+    assert (ship.x_au, ship.y_au, ship.position) == (0.0, 1.0, "Tharkad IV")
+    with pytest.raises(play.PlayError, match="more than ten years"):
+        services.transit_plan(ship=ship, x_au=9999, y_au=9999, thrust_g=0.0001)
+    loose = ShipFactory(campaign=cast.campaign)
+    with pytest.raises(play.PlayError, match="no place on a system map"):
+        services.transit_plan(ship=loose, x_au=0, y_au=0, thrust_g=1)
+
+
+def test_moving_the_clock_eats_the_days_and_warns_before_food_runs_out(cast, ship):
+    ship.crew = 200
+    ship.save()
+    stores = ShipStores.objects.create(
+        campaign=cast.campaign, ship=ship, name="s", food_t=5, food_accounted_to=cast.campaign.clock
+    )
+    warnings = [str(w)[:44] for w in stock_warnings(cast.campaign)]
+    assert warnings == ["Marauder's Pride's food runs out in 5.0 days"]
+    advance(cast, 48)
+    stores.refresh_from_db()
+    assert stores.food_t == 3
+    assert LogEntry.objects.filter(campaign=cast.campaign, procedure="cargo.food").count() == 1
