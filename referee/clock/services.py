@@ -12,6 +12,7 @@ from django.db import transaction
 
 from referee.campaigns.models import Campaign
 from referee.fleet.models import Ship
+from referee.logistics.models import ShipStores
 from referee.play import families, sharing
 from referee.play.bindings import Context
 from referee.play.effects import ChangeRecorder, apply_effects
@@ -159,7 +160,12 @@ def transit_plan(*, ship: Ship, x_au: float, y_au: float, thrust_g: float) -> di
         raise PlayError(str(error)) from None
     if span > timedelta(hours=MAX_DURATION_H):
         raise PlayError("That transit would take more than ten years: choose a nearer place or more thrust.")
-    return {"distance_au": distance, "span": span, "words": plain_duration(span)}
+    plan = {"distance_au": distance, "span": span, "words": plain_duration(span), "fuel_t": None}
+    stores = ShipStores.objects.filter(ship=ship).first()
+    if stores is not None and stores.burn_day_fuel_t:
+        plan["fuel_t"] = stores.burn_day_fuel_t * burn_days(span, thrust_g)
+        plan["fuel_left_t"] = stores.fuel_t + stores.cargo_fuel_t
+    return plan
 
 
 @transaction.atomic
@@ -211,6 +217,22 @@ def transit_start(
     )
 
 
+def burn_days(span: timedelta, thrust_g: float) -> float:
+    """A normal burn-day is a day at 1 G (station-keeping at 0.1 G uses a tenth of one)."""
+    return span.total_seconds() / 86400 * thrust_g
+
+
+def _burn(recorder: ChangeRecorder, stores: ShipStores, days: float) -> str:
+    """The transit's fuel, from the cargo cells first (which frees the bay), then the tanks."""
+    burn = stores.burn_day_fuel_t * days
+    from_cells = min(stores.cargo_fuel_t, burn)
+    short = max(0.0, burn - from_cells - stores.fuel_t)
+    recorder.set(stores, "cargo_fuel_t", round(stores.cargo_fuel_t - from_cells, 3))
+    recorder.set(stores, "fuel_t", round(max(0.0, stores.fuel_t - (burn - from_cells)), 3))
+    words = f", burning {burn:.3g} t of fuel ({days:.3g} burn-days)"
+    return words + (f"; the tanks ran dry {short:.3g} t short" if short else "")
+
+
 # -- Completing what has come due -----------------------------------------------------------
 
 
@@ -223,6 +245,9 @@ def _complete(campaign: Campaign, event: TimedEvent, actor) -> LogEntry:
         recorder.set(ship, "y_au", event.to_y_au)
         recorder.set(ship, "position", event.to_position)
         done = f"{ship} arrives at {event.to_position}"
+        stores = ShipStores.objects.select_for_update().filter(ship=ship).first()
+        if stores is not None and stores.burn_day_fuel_t:
+            done += _burn(recorder, stores, burn_days(event.due_at - event.started_at, event.thrust_g or 1))
     else:
         ctx = Context(campaign=campaign, objects={"ship": ship})
         ctx.outcome = SimpleNamespace(inputs={}, result={}, effects=event.held)

@@ -245,3 +245,32 @@ def test_moving_the_clock_eats_the_days_and_warns_before_food_runs_out(cast, shi
     stores.refresh_from_db()
     assert stores.food_t == 3
     assert LogEntry.objects.filter(campaign=cast.campaign, procedure="cargo.food").count() == 1
+
+
+def test_a_transit_burns_its_burn_days_of_fuel_cargo_cells_first(cast, ship):
+    system = StarSystemFactory(campaign=cast.campaign, name="Tharkad", jump_point_au=1)
+    ship.star_system, ship.x_au, ship.y_au = system, 0.0, 1.0
+    ship.save()
+    stores = ShipStores.objects.create(
+        campaign=cast.campaign,
+        ship=ship,
+        name="s",
+        burn_day_fuel_t=2,
+        fuel_t=10,
+        cargo_fuel_capacity_t=5,
+        cargo_fuel_t=1,
+    )
+    plan = services.transit_plan(ship=ship, x_au=0.0, y_au=0.0, thrust_g=2)
+    # 1 AU at 2 G: 174,672 s = 2.0217 days, 4.0434 burn-days, 8.087 t
+    assert round(plan["fuel_t"], 3) == 8.087 and plan["fuel_left_t"] == 11
+    services.transit_start(
+        campaign=cast.campaign, ship=ship, x_au=0.0, y_au=0.0, position="the star", thrust_g=2, actor=cast.gm
+    )
+    services.clock_to_next_event(campaign=cast.campaign, actor=cast.gm)
+    stores.refresh_from_db()
+    assert (stores.cargo_fuel_t, stores.fuel_t) == (0.0, 2.913)
+    arrival = LogEntry.objects.get(procedure=services.DUE)
+    assert "burning 8.09 t of fuel (4.04 burn-days)" in arrival.summary
+    play.log_entry_reverse(entry=arrival, actor=cast.gm)
+    stores.refresh_from_db()
+    assert (stores.cargo_fuel_t, stores.fuel_t) == (1.0, 10.0)
