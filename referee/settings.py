@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "referee.maps",
     "referee.battles",
     "referee.clock",
+    "referee.desk",
     "rules",
 ]
 

@@ -21,4 +21,5 @@ urlpatterns = [
     path("", include("referee.maps.urls")),
     path("", include("referee.battles.urls")),
     path("", include("referee.clock.urls")),
+    path("", include("referee.desk.urls")),
 ]

@@ -17,7 +17,7 @@ from referee.campaigns.models import Campaign, Phase
 
 from .integrity import EXPORT_FORMAT, Closing, entry_json
 from .log_sql import SEEN, Selection, json_entry_batches, named
-from .models import Visibility
+from .models import WAITING_WORDS, Visibility
 from .selectors import records_seen
 
 __all__ = ["entry_json"]  # the exported shape of one entry, also read from here
@@ -66,6 +66,16 @@ def _dice(roll: str) -> str:
         f"(SELECT string_agg(v #>> '{{}}', ' ' ORDER BY i) FROM jsonb_array_elements("
         f"CASE WHEN jsonb_typeof({roll} -> 'values') = 'array' THEN {roll} -> 'values' ELSE '[]' END"
         f") WITH ORDINALITY AS d(v, i))"
+    )
+
+
+def _summary() -> str:
+    """The summary as the reader reads it; a player's roll that waited for the GM says who
+    ruled on it once someone has (``ruled_by`` of the batch)."""
+    text = _word("summary", "e.summary")
+    waiting = WAITING_WORDS.replace("'", "''")
+    return (
+        f"CASE WHEN e.ruled_by IS NULL THEN {text} ELSE replace({text}, '{waiting}', e.ruled_by || '.') END"
     )
 
 
@@ -149,7 +159,7 @@ CSV_ENTRY_RAW = f"""SELECT e.seq, e.number, e.turn, e.rolls, e.words, {_phase_na
         coalesce({SUBJECTS}, '') AS subjects, coalesce({CHANGES}, '') AS changes,
         {_visibility()} AS visibility, coalesce(e.undone_by::text, '') AS undone_by,
         {_word("procedure", "e.procedure")} AS procedure, {_word("title", "e.title")} AS title,
-        {_word("summary", "e.summary")} AS summary, {_word("rule", "e.reference")} AS rule,
+        {_summary()} AS summary, {_word("rule", "e.reference")} AS rule,
         {_word("modifiers")} AS mods, {_word("dice")} AS dice_source
     FROM ({{batch}}) e {SEEN} OFFSET 0"""  # OFFSET 0: computed here once, not inlined into every use
 CSV_ENTRY = f"""SELECT e.seq, e.rolls, e.words,
@@ -193,7 +203,7 @@ def _md_line() -> str:
         || CASE WHEN e.undone_by IS NULL THEN {title} || '**'
             ELSE '~~' || {title} || '~~** (undone by #' || e.undone_by || ')' END
         || ' (' || {_calendar("e.game_time")} || coalesce(', ' || {_html(SUBJECTS)}, '') || '): '
-        || {_html(_word("summary", "e.summary"))} || E'\\n'
+        || {_html(_summary())} || E'\\n'
         || coalesce('  - Dice' || coalesce(' (' || nullif({_word("dice")}, '') || ')', '') || ': '
             || {MD_ROLLS} || E'\\n', '')
         || coalesce('  - Changes: ' || {_html(CHANGES)} || E'\\n', '')

@@ -131,10 +131,16 @@ class Selection:
         # Each a lookup by a unique index per entry, never a join the planner could turn into
         # a scan of the whole log for every entry.
         undone_by = f"(SELECT {self.number('u')} FROM {LOG} u WHERE u.reversal_of_id = e.id{readable})"
+        # A player's roll that waited for the GM: "accepted by #33", "rejected by #34".
+        ruled = " AND " + self.readable("r") if self.role != "gm" else ""
+        ruled_by = f"""CASE WHEN e.inputs ? '@awaiting_gm' THEN (SELECT CASE r.procedure
+                WHEN 'roll.accept' THEN 'accepted by #' ELSE 'rejected by #' END || {self.number("r")}
+            FROM {LOG} r WHERE r.refers_to_id = e.id AND r.procedure IN ('roll.accept', 'roll.reject'){ruled}
+            ORDER BY r.seq LIMIT 1) END"""
         reversed_seq = f"(SELECT r.seq FROM {LOG} r WHERE r.id = e.reversal_of_id)"
         reversed_hash = f"(SELECT r.hash FROM {LOG} r WHERE r.id = e.reversal_of_id)"
         return f"""SELECT e.*, {reversed_seq} AS reversal_of_seq, {reversed_hash} AS reversal_of_hash,
-                {self.number("e")} AS number, {undone_by} AS undone_by
+                {self.number("e")} AS number, {undone_by} AS undone_by, {ruled_by} AS ruled_by
             FROM {LOG} e
             WHERE {self.where} ORDER BY e.campaign_id, e.seq LIMIT %(batch)s"""
 

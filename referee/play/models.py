@@ -324,9 +324,20 @@ class LogEntry(CampaignScoped):
     @property
     def awaiting_gm(self) -> bool:
         """A player's roll that waits for the GM's Accept or Reject (``referee.play.players``)."""
+        return "@awaiting_gm" in (self.inputs or {}) and self.ruling is None
+
+    @property
+    def ruling(self) -> LogEntry | None:
+        """The GM's Accept or Reject of this player's roll, once there is one (read once)."""
         if "@awaiting_gm" not in (self.inputs or {}):
-            return False
-        return not self.replies.filter(procedure__in=("roll.accept", "roll.reject")).exists()
+            return None
+        if "_ruling" not in self.__dict__:
+            self.__dict__["_ruling"] = (
+                self.replies.filter(procedure__in=RULINGS)
+                .only("seq", "procedure", "visibility", "revealed_at")
+                .first()
+            )
+        return self.__dict__["_ruling"]
 
     @property
     def is_note(self) -> bool:
@@ -396,6 +407,13 @@ class LogEntry(CampaignScoped):
             visibility=self.visibility,
             created_at=self.created_at,
         )
+
+
+# A GM's ruling on a player's roll that waited for it (``referee.play.players``), and the
+# words its roll's summary said until then ("waiting for the GM to accept it.").
+RULINGS = ("roll.accept", "roll.reject")
+RULED_WORDS = {"roll.accept": "accepted by", "roll.reject": "rejected by"}
+WAITING_WORDS = "waiting for the GM to accept it."
 
 
 class Numbering:

@@ -25,13 +25,13 @@ from . import families, sharing
 from .bindings import Binding, Context
 from .bindings import Role as BindingRole
 from .effects import ChangeRecorder, apply_effects
-from .models import LogEntry, Visibility
+from .models import RULINGS, WAITING_WORDS, LogEntry, Visibility
 from .services import PlayError, _load_context, _lock, _save, _subject_record, log_append, refusal
 
 AWAITING = "@awaiting_gm"  # in a waiting roll's inputs (the hash covers it)
 ABOUT = "@about"  # the entry a reply is about, by hash and title
 ACCEPT, REJECT = "roll.accept", "roll.reject"
-DECISIONS = (ACCEPT, REJECT)
+DECISIONS = RULINGS
 NOTE, CORRECTION, ANNOTATION = "note.post", "note.correct", "note.annotate"
 NOTES = (NOTE, CORRECTION, ANNOTATION)
 MAX_NOTE = 4000  # characters of one note: a paragraph or three, not a document
@@ -144,7 +144,7 @@ def player_roll(
     if campaign.player_rolls_wait or secret:
         changes, pending = [], []
         record[AWAITING] = {"by": who}
-        summary = f"{outcome.summary} Rolled by {who}; waiting for the GM to accept it."
+        summary = f"{outcome.summary} Rolled by {who}; {WAITING_WORDS}"
     else:
         changes, pending, involved = _apply(binding, ctx, outcome)
         secret = bool(sharing.unshared(involved))

@@ -42,18 +42,23 @@ MAX_QUERIES = 15
 # (1), and each rule family's panel its own
 # tables (13: missiles, battlefields, hexes and terrain rows, compartments and their
 # surfaces, ships with their stores, units with their refits, character sheets and the
-# units to assign one to, booby traps and weapon charts, designs). Served again while the
-# campaign has not changed, the table is one kept piece and it reads only who is asking.
-DASHBOARD_QUERIES_AFTER_A_CHANGE = 22
+# units to assign one to, booby traps and weapon charts, designs), the GM's desk (3: rolls
+# waiting, changes left to apply, events due) and the clock's agenda (3: the events under
+# way, the entries that started them, the stores that may run low) and the ships' status
+# lines (1). Served again while the campaign has not changed, the table is one kept piece
+# and it reads only who is asking.
+DASHBOARD_QUERIES_AFTER_A_CHANGE = 29
 # The players' page rendered afresh after a change: one statement vouches for the session
 # and reads the user and the campaign's version (kept pages), then the membership, the
 # shared records and the player's own, the family panels, the log (its size, hidden entries
 # and the player's numbering in one statement, then the page of entries) and which records
-# that page names the player may see. Served again, it is that first statement alone.
-PLAYER_PAGE_QUERIES_AFTER_A_CHANGE = 14
+# that page names the player may see, and what the shared ships are doing (2: the panel
+# of what is under way, the ships' status lines). Served again, it is that first
+# statement alone.
+PLAYER_PAGE_QUERIES_AFTER_A_CHANGE = 16
 # The status poll after a change: the same first statement, the membership with the
 # player's version, then the panel's reads (the page's, less the player's own records).
-POLL_QUERIES_AFTER_A_CHANGE = 12
+POLL_QUERIES_AFTER_A_CHANGE = 14
 MICRO_FRACTURES = [6, 6, 4, 5]
 
 

@@ -3,6 +3,7 @@
 from django import template
 
 from referee.play import markdown, wording
+from referee.play.models import RULED_WORDS, WAITING_WORDS, Numbering
 from referee.play.selectors import _named_codes, records_seen
 
 register = template.Library()
@@ -116,11 +117,39 @@ def record_name(context, entry, change) -> str:
 
 @register.simple_tag(takes_context=True)
 def entry_text(context, entry, key: str) -> str:
-    """An entry's title or summary in words, as the reader may read it."""
+    """An entry's title or summary in words, as the reader may read it (a player's roll
+    that waited for the GM says who ruled on it, once someone has)."""
     words = entry.words if isinstance(entry.words, dict) else {}
     if (context.get("role") or "player") != "gm" and words.get(f"player_{key}"):
-        return words[f"player_{key}"]
-    return words.get(key) or wording.plain_text(getattr(entry, key, ""))
+        text = words[f"player_{key}"]
+    else:
+        text = words.get(key) or wording.plain_text(getattr(entry, key, ""))
+    if key == "summary" and WAITING_WORDS in text and (ruled := ruled_by(context, entry)):
+        text = text.replace(WAITING_WORDS, f"{ruled}.")
+    return text
+
+
+@register.simple_tag(takes_context=True)
+def ruled_by(context, entry) -> str:
+    """ "accepted by #33" or "rejected by #34" for a player's roll the GM has ruled on, with
+    the ruling's number as the reader numbers it; empty while it waits, or for a reader
+    who may not see the ruling."""
+    ruling = entry.ruling if getattr(entry, "pk", None) else None
+    if ruling is None:
+        return ""
+    if (context.get("role") or "player") == "gm":
+        number = ruling.seq
+    else:
+        numbering = context.render_context.get("player_numbering")
+        if numbering is None:
+            user = getattr(context.get("request"), "user", None)
+            campaign = context.get("campaign") or entry.campaign
+            numbering = Numbering.for_campaign(campaign, user if getattr(user, "pk", None) else None)
+            context.render_context["player_numbering"] = numbering
+        number = numbering.number(ruling.seq)
+        if number is None:
+            return ""
+    return f"{RULED_WORDS[ruling.procedure]} #{number}"
 
 
 @register.simple_tag(takes_context=True)
