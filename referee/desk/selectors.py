@@ -11,6 +11,7 @@ from django.db.models import Exists, OuterRef, Q
 
 from referee.campaigns.models import Campaign
 from referee.clock.models import EventStatus, TimedEvent
+from referee.fleet.models import Ship
 from referee.play import pending
 from referee.play.models import RULINGS, LogEntry
 
@@ -24,6 +25,7 @@ class Desk:
     rolls: list[LogEntry] = field(default_factory=list)
     changes: list[tuple[LogEntry, pending.PendingEffect]] = field(default_factory=list)
     events: list[TimedEvent] = field(default_factory=list)
+    detections: list[tuple[LogEntry, Ship, Ship]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -52,6 +54,34 @@ def _open_changes(campaign: Campaign) -> list[tuple[LogEntry, pending.PendingEff
     return [(e, p) for e in entries for p in getattr(e, "pending_effects", []) if p.state == "pending"]
 
 
+# How far back the desk looks for detections whose target the players could be shown.
+RECENT_DETECTIONS = 50
+
+
+def detections(campaign: Campaign) -> list[tuple[LogEntry, Ship, Ship]]:
+    """Successful detection rolls, by a ship the players see, of a ship they do not see yet:
+    the GM may share the detected ship with them (newest first, each ship once)."""
+    entries = list(
+        LogEntry.objects.filter(campaign=campaign, procedure__startswith="sensor.", result__detected=True)
+        .filter(reversed_by__isnull=True, reversal_of__isnull=True)
+        .order_by("-seq")[:RECENT_DETECTIONS]
+    )
+    codes = {c for e in entries for c in (_code(e, "detector"), _code(e, "target")) if c}
+    ships = {str(s.code): s for s in Ship.objects.in_campaign(campaign).filter(code__in=codes)}
+    found, offered = [], set()
+    for entry in entries:
+        detector, target = ships.get(_code(entry, "detector") or ""), ships.get(_code(entry, "target") or "")
+        if detector and target and detector.shared and not target.shared and target.pk not in offered:
+            offered.add(target.pk)
+            found.append((entry, target, detector))
+    return found
+
+
+def _code(entry: LogEntry, role: str) -> str | None:
+    found = (entry.inputs or {}).get(f"@{role}")
+    return found.get("code") if isinstance(found, dict) else None
+
+
 def desk_context(campaign: Campaign) -> Desk:
     rolls = list(waiting_rolls(campaign))
     changes = _open_changes(campaign)
@@ -65,5 +95,11 @@ def desk_context(campaign: Campaign) -> Desk:
         rolls=rolls[:SHOWN],
         changes=changes[:SHOWN],
         events=events[:SHOWN],
-        counts={"rolls": len(rolls), "changes": len(changes), "events": len(events)},
+        detections=(spotted := detections(campaign))[:SHOWN],
+        counts={
+            "rolls": len(rolls),
+            "changes": len(changes),
+            "events": len(events),
+            "detections": len(spotted),
+        },
     )

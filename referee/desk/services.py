@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from django.db import transaction
+
 from referee.campaigns.models import Campaign
 from referee.clock.services import clock_to_next_event
+from referee.fleet.models import Ship
 from referee.play import pending, players
+from referee.play.effects import ChangeRecorder
 from referee.play.models import LogEntry
-from referee.play.services import PlayError
+from referee.play.services import PlayError, log_append
 
-ACTIONS = ("accept", "reject", "apply", "dismiss", "complete")
+ACTIONS = ("accept", "reject", "apply", "dismiss", "complete", "share")
+SHARE = "record.share"
 
 
 def desk_act(
@@ -24,6 +29,8 @@ def desk_act(
     entry = LogEntry.objects.filter(campaign=campaign, seq=seq).first()
     if entry is None:
         raise PlayError(f"There is no entry #{seq} in this campaign's log.")
+    if action == "share":
+        return detected_ship_share(campaign=campaign, entry=entry, actor=actor)
     if action in ("accept", "reject"):
         return players.player_roll_decide(entry=entry, actor=actor, accept=action == "accept")
     if number is None:
@@ -34,3 +41,36 @@ def desk_act(
         return pending.pending_effect_dismiss(entry=entry, number=number, actor=actor)
     except LookupError as missing:
         raise PlayError(str(missing)) from None
+
+
+@transaction.atomic
+def detected_ship_share(*, campaign: Campaign, entry: LogEntry, actor) -> LogEntry:
+    """Share the ship a successful detection found with the players (the detecting side's
+    table now sees it): logged, and undoable like any change."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    target = (entry.inputs or {}).get("@target")
+    if (
+        not entry.procedure.startswith("sensor.")
+        or not entry.result.get("detected")
+        or not isinstance(target, dict)
+    ):
+        raise PlayError(f"Entry #{entry.seq} is no detection that found a ship.")
+    ship = Ship.objects.in_campaign(campaign).select_for_update().filter(code=target.get("code")).first()
+    if ship is None:
+        raise PlayError(f"The ship entry #{entry.seq} detected is no longer kept.")
+    if ship.shared:
+        raise PlayError(f"{ship} is shared with the players already.")
+    recorder = ChangeRecorder()
+    recorder.set(ship, "shared", True)
+    changes = recorder.save()
+    by = (entry.inputs.get("@detector") or {}).get("name", "a detector")
+    return log_append(
+        campaign=campaign,
+        procedure=SHARE,
+        title=f"The GM shared the ship {ship} with the players",
+        summary=f"The GM shared the ship {ship} with the players: {by} detected it (#{entry.seq}).",
+        actor=actor,
+        inputs={"@ship": {"code": str(ship.code), "name": str(ship)}},
+        effects=changes,
+        refers_to=entry,
+    )

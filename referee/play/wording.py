@@ -320,6 +320,7 @@ EVENTS = {
     "clock.advance": "Clock",
     "clock.due": "Done on the clock",
     "clock.transit": "Transit",
+    "record.share": "Shared with players",
     "campaign.settings": "Campaign settings",
     "log.undo": "Undo",
     "record.create": "Record added",

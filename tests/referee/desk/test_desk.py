@@ -30,7 +30,7 @@ def test_the_desk_counts_what_waits_and_sits_atop_the_dashboard(cast):
     speed_roll(cast)
     ship = ShipFactory(campaign=cast.campaign, name="Acheron")
     charge(cast, ship, hours=160)
-    assert desk_context(cast.campaign).counts == {"rolls": 1, "changes": 2, "events": 0}
+    assert desk_context(cast.campaign).counts == {"rolls": 1, "changes": 2, "events": 0, "detections": 0}
     advance(cast, 159)
     assert desk_context(cast.campaign).counts["events"] == 0
     dashboard = cast.client("gm").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
@@ -116,3 +116,50 @@ def test_without_htmx_the_desk_redirects_to_the_dashboard_with_the_outcome(cast)
     )
     assert response.redirect_chain[-1][0] == reverse("campaigns:detail", args=[cast.campaign.code])
     assert "GM accepted" in response.text
+
+
+def radar(cast, detector, target, dice):
+    return services.procedure_resolve(
+        campaign=cast.campaign,
+        procedure_id="sensor.active_radar",
+        inputs={"detector_class": "warship", "military": True, "distance_km": 1000},
+        dice=dice,
+        actor=cast.gm,
+        subjects={"detector": detector.code, "target": target.code},
+    )
+
+
+def test_a_successful_detection_offers_the_detected_ship_to_the_players_in_one_click(cast):
+    waterloo = ShipFactory(campaign=cast.campaign, name="Waterloo", shared=True)
+    raider = ShipFactory(campaign=cast.campaign, name="Raider", shared=False)
+    radar(cast, waterloo, raider, [1, 1])  # missed: nothing to share
+    assert desk_context(cast.campaign).detections == []
+    found = radar(cast, waterloo, raider, [6, 6])
+    desk = desk_context(cast.campaign)
+    assert [(e.seq, s.name) for e, s, _ in desk.detections] == [(found.seq, "Raider")]
+    page = cast.client("gm").get(reverse("desk:panel", args=[cast.campaign.code])).text
+    assert "Waterloo detected Raider, which the players do not see yet." in page
+    response = act(cast, action="share", seq=str(found.seq))
+    assert response.status_code == 200 and "1 detected ship" not in response.text
+    raider.refresh_from_db()
+    assert raider.shared
+    shared = LogEntry.objects.get(procedure="record.share")
+    assert (
+        shared.summary
+        == f"The GM shared the ship Raider with the players: Waterloo detected it (#{found.seq})."
+    )
+    assert act(cast, action="share", seq=str(found.seq)).status_code == 409  # a double click
+    services.log_entry_reverse(entry=shared, actor=cast.gm)
+    raider.refresh_from_db()
+    assert not raider.shared
+
+
+def test_a_hidden_sides_detection_is_not_offered_and_a_non_detection_cannot_be_shared(cast):
+    hidden = ShipFactory(campaign=cast.campaign, name="Hidden", shared=False)
+    waterloo = ShipFactory(campaign=cast.campaign, name="Waterloo", shared=True)
+    found = radar(cast, hidden, ShipFactory(campaign=cast.campaign, name="Other"), [6, 6])
+    assert desk_context(cast.campaign).detections == []
+    assert act(cast, action="share", seq=str(found.seq)).status_code == 200  # the GM may still share it
+    missed = radar(cast, waterloo, hidden, [1, 1])
+    refused = act(cast, action="share", seq=str(missed.seq))
+    assert refused.status_code == 409 and "no detection that found a ship" in refused.text
