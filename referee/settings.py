@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "referee.battles",
     "referee.clock",
     "referee.desk",
+    "referee.diary",
     "rules",
 ]
 

@@ -22,4 +22,5 @@ urlpatterns = [
     path("", include("referee.battles.urls")),
     path("", include("referee.clock.urls")),
     path("", include("referee.desk.urls")),
+    path("", include("referee.diary.urls")),
 ]

@@ -10,6 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db import IntegrityError, models, router, transaction
 from django.db.models import Exists, OuterRef
@@ -398,12 +399,18 @@ def _field_changes(obj, before: dict, after: dict) -> list[dict]:
 def _record_entry(
     campaign, obj, actor, procedure: str, title: str, changes: list[dict], visible: bool, fields, cascade=None
 ):
-    what = "; ".join(f"{c['label']} {_plain(c['before'])} -> {_plain(c['after'])}" for c in changes)
+    # A record added or deleted is one line; each field's value stays in its changes (the
+    # entry's page, the JSON export). An edit says what it changed, a player by name.
+    people = _people(obj, changes)
+    what = "; ".join(
+        f"{c['label']} {_named(people, c, 'before')} -> {_named(people, c, 'after')}" for c in changes
+    )
+    one_line = procedure in (RECORD_CREATE, RECORD_DELETE)
     return log_append(
         campaign=campaign,
         procedure=procedure,
         title=title,
-        summary=f"{title}: {what}." if what else f"{title}.",
+        summary=f"{title}: {what}." if what and not one_line else f"{title}.",
         actor=actor,
         inputs={
             "@record": {
@@ -417,6 +424,27 @@ def _record_entry(
         effects=sorted(changes, key=lambda c: c["field"]),
         visibility=Visibility.EVERYONE if visible else Visibility.GM,
     )
+
+
+def _people(obj, changes: list[dict]) -> dict[tuple[str, Any], str]:
+    """The users a change names (a ship's owner), by name: (field, id) -> username."""
+    user_model = get_user_model()
+    ids = {}
+    for change in changes:
+        field = obj._meta.get_field(change["field"])
+        if isinstance(field, models.ForeignKey) and field.related_model is user_model:
+            ids.update(
+                {(change["field"], v): v for v in (change["before"], change["after"]) if v is not None}
+            )
+    names = dict(user_model.objects.filter(pk__in=set(ids.values())).values_list("pk", "username"))
+    return {key: names[pk] for key, pk in ids.items() if pk in names}
+
+
+def _named(people: dict, change: dict, side: str) -> str:
+    value = change[side]
+    if isinstance(value, int) and (change["field"], value) in people:
+        return people[change["field"], value]
+    return _plain(value)
 
 
 def _plain(value) -> str:
