@@ -66,9 +66,15 @@ def _binding(procedure_id: str) -> bindings.Binding:
 @gm_view("GET")
 def procedure_index(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     sections = defaultdict(list)
+    query = " ".join(request.GET.get("q", "").replace("\x00", "").split())[:80]
     for proc in rules.all_procedures():
-        sections[families.procedure_title(proc.family)].append(proc)
-    return render(request, "play/index.html", {"campaign": campaign, "families": dict(sections)})
+        heading = families.procedure_title(proc.family)
+        named = f"{heading} {proc.title}".lower().replace("-", " ")
+        if all(word in named for word in query.lower().replace("-", " ").split()):
+            sections[heading].append(proc)
+    return render(
+        request, "play/index.html", {"campaign": campaign, "families": dict(sections), "query": query}
+    )
 
 
 def _code(source, name: str) -> uuid.UUID | None:

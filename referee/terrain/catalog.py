@@ -81,7 +81,7 @@ SEED_ROWS = {
             "ultra_heavy_woods",
             "Ultra-heavy woods",
             "base",
-            "Ultra-heavy Woods: +3 to-hit and impassable to most ground units, MP cost not printed [A9]",
+            "Ultra-heavy Woods: +3 to-hit and impassable to most ground units, MP cost not printed",
             {
                 "to_hit": 3,
                 "psr": 0,
@@ -89,30 +89,28 @@ SEED_ROWS = {
                 "flags": [],
             },
         ),
-        SeedRow("light_jungle", "Light jungle", "base", "Jungle: the table's row is missing [A9]"),
-        SeedRow("heavy_jungle", "Heavy jungle", "base", "Jungle: the table's row is missing [A9]"),
-        SeedRow(
-            "ultra_heavy_jungle", "Ultra-heavy jungle", "base", "Jungle: the table's row is missing [A9]"
-        ),
+        SeedRow("light_jungle", "Light jungle", "base", "Jungle: the table's row is missing"),
+        SeedRow("heavy_jungle", "Heavy jungle", "base", "Jungle: the table's row is missing"),
+        SeedRow("ultra_heavy_jungle", "Ultra-heavy jungle", "base", "Jungle: the table's row is missing"),
         SeedRow(
             "magma_crust",
             "Magma crust",
             "base",
-            "Magma: no infantry or wheeled vehicles; bog-down possible; the row is missing [A9]",
+            "Magma: no infantry or wheeled vehicles; bog-down possible; the row is missing",
             {"prohibited": ["infantry", "wheeled"], "flags": _BOG},
         ),
         SeedRow(
             "liquid_magma",
             "Liquid magma",
             "base",
-            "Magma: bogs down as a swamp; the row is missing [A9]",
+            "Magma: bogs down as a swamp; the row is missing",
             {"flags": _BOG},
         ),
         SeedRow(
             "tundra",
             "Tundra (moor, bog, quicksand)",
             "base",
-            "Tundra: bog-down possible; the row is missing [A9]",
+            "Tundra: bog-down possible; the row is missing",
             {"flags": _BOG},
         ),
         SeedRow("rough", "Rough", "base", "BTC:RoW base terrain (what cleared light jungle becomes)"),
@@ -126,10 +124,10 @@ SEED_ROWS = {
             "heavy_snowfall",
             "Heavy snowfall",
             "weather",
-            "Heavy Snowfall reduces heat 'as shown in the table', which has no such row [A9]",
+            "Heavy Snowfall reduces heat 'as shown in the table', which has no such row",
         ),
-        SeedRow("rain_light", "Light rain", "weather", "Rainfall reduces heat; the heat row is missing [A9]"),
-        SeedRow("rain_heavy", "Heavy rain", "weather", "Rainfall reduces heat; the heat row is missing [A9]"),
+        SeedRow("rain_light", "Light rain", "weather", "Rainfall reduces heat; the heat row is missing"),
+        SeedRow("rain_heavy", "Heavy rain", "weather", "Rainfall reduces heat; the heat row is missing"),
     )
 }
 

@@ -405,3 +405,23 @@ document.addEventListener("htmx:afterSettle", () => labelRecordCells(document));
     for (const change of changes) for (const node of change.addedNodes) restore(node);
   }).observe(document.documentElement, { childList: true, subtree: true });
 })();
+
+// Copy buttons (the invite link): the field named by data-copy goes to the clipboard, and
+// the button says so; a read-only link field selects itself when it takes the focus.
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("[data-copy]");
+  if (!button) return;
+  const field = document.getElementById(button.dataset.copy);
+  if (!field) return;
+  field.select();
+  try {
+    await navigator.clipboard.writeText(field.value);
+  } catch {
+    document.execCommand("copy");  // an older browser, or a page not served over HTTPS
+  }
+  button.textContent = "Copied";
+  setTimeout(() => { button.textContent = "Copy"; }, 2000);
+});
+document.addEventListener("focusin", (event) => {
+  if (event.target.matches("[data-select-on-focus]")) event.target.select();
+});
