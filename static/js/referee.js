@@ -425,3 +425,8 @@ document.addEventListener("click", async (event) => {
 document.addEventListener("focusin", (event) => {
   if (event.target.matches("[data-select-on-focus]")) event.target.select();
 });
+
+// On a phone a procedure page opens with its log folded: the form and result come first.
+if (window.matchMedia("(max-width: 40rem)").matches) {
+  document.querySelectorAll("details[data-fold-on-phone]").forEach((fold) => { fold.open = false; });
+}

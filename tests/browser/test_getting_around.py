@@ -32,3 +32,31 @@ def test_the_invite_link_copies_with_one_click(sign_in, campaign_url):
     expect(gm.get_by_test_id("copy-invite").first).to_have_text("Copied")
     assert gm.evaluate("navigator.clipboard.readText()") == link.input_value()
     assert "/join/" in link.input_value()
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def test_on_a_phone_the_player_opens_on_the_status_with_their_procedures_one_tap_away(sign_in, campaign_url):
+    player = sign_in("player", **PHONE)
+    player.goto(campaign_url)
+    status = player.locator("#status-panel").bounding_box()
+    records = player.locator("#my-records").bounding_box()
+    assert status["y"] < records["y"] and status["y"] < 400, (status, records)
+    player.get_by_test_id("my-procedures-link").click()
+    expect(player.locator("#my-records").get_by_role("link", name="Board a ship")).to_be_in_viewport()
+
+
+def test_on_a_phone_a_procedure_shows_its_form_and_result_first_with_the_log_folded(
+    sign_in, campaign_url, demo
+):
+    gm = sign_in("gm", **PHONE)
+    gm.goto(f"{campaign_url}play/jump.basic_constants/")
+    fold = gm.get_by_test_id("log-fold")
+    expect(fold).not_to_have_attribute("open", "")
+    gm.get_by_test_id("roll").click()
+    card = gm.locator("#result-slot").get_by_test_id("result-card")
+    expect(card).to_be_visible()
+    assert card.bounding_box()["y"] < gm.locator("#odds-panel").bounding_box()["y"]
+    fold.locator("> summary").click()
+    expect(gm.locator("#log-panel")).to_be_visible()
