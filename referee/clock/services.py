@@ -17,7 +17,14 @@ from referee.play import families, sharing
 from referee.play.bindings import Context
 from referee.play.effects import ChangeRecorder, apply_effects
 from referee.play.models import LogEntry, Visibility
-from referee.play.services import PlayError, campaign_clock_advance, clock_moved, log_append
+from referee.play.services import (
+    PlayError,
+    campaign_clock_advance,
+    campaign_lock,
+    changes_save,
+    clock_moved,
+    log_append,
+)
 from rules.tables import drive as drive_tables
 
 from .models import MAX_DURATION_H, EventKind, EventStatus, TimedEvent
@@ -25,17 +32,6 @@ from .travel import TravelError, plain_duration, transit_time
 
 DUE, TRANSIT = "clock.due", "clock.transit"
 SYSTEM_WORDS = {"kf_drive": "K-F drive", "lf_battery": "lithium-fusion battery"}
-
-
-def _locked(campaign: Campaign) -> Campaign:
-    return Campaign.objects.select_for_update().get(pk=campaign.pk)
-
-
-def _save(recorder: ChangeRecorder) -> list[dict]:
-    try:
-        return recorder.save()
-    except ValidationError as error:
-        raise PlayError("; ".join(error.messages)) from None
 
 
 def waiting(campaign: Campaign):
@@ -174,7 +170,7 @@ def transit_start(
 ) -> LogEntry:
     """The ship sets off for (x, y) on its system's map at ``thrust_g``, turning over at the
     midpoint; it arrives when the clock passes the due time."""
-    campaign = _locked(campaign)
+    campaign = campaign_lock(campaign)
     ship = (
         Ship.objects.select_for_update(of=("self",))
         .select_related("docked_on")
@@ -196,7 +192,7 @@ def transit_start(
         to_position=where,
         thrust_g=thrust_g,
     )
-    changes = _save(recorder)
+    changes = changes_save(recorder)
     return log_append(
         campaign=campaign,
         procedure=TRANSIT,
@@ -255,7 +251,7 @@ def _complete(campaign: Campaign, event: TimedEvent, actor) -> LogEntry:
         pending = apply_effects(list(event.held), ctx.targets(binding), ctx, recorder, event.procedure)
         done = f"{ship}'s {event.name.split(': ', 1)[-1]} is done"
     recorder.set(event, "status", EventStatus.DONE)
-    changes = _save(recorder)
+    changes = changes_save(recorder)
     late = campaign.clock - event.due_at
     when = f"due {event.due_at:%Y-%m-%d %H:%M}" + (
         f", seen at {campaign.clock:%Y-%m-%d %H:%M}" if late else ""
@@ -286,7 +282,7 @@ def due_events_complete(*, campaign: Campaign, actor) -> list[LogEntry]:
 def clock_to_next_event(*, campaign: Campaign, actor) -> list[LogEntry]:
     """Advance to the next event: the clock moves to the soonest due time (what is due
     already is completed without moving it)."""
-    campaign = _locked(campaign)
+    campaign = campaign_lock(campaign)
     upcoming = waiting(campaign).first()
     if upcoming is None:
         raise PlayError("Nothing is under way: no drive charging, no plot, no ship in transit.")

@@ -10,7 +10,7 @@ from referee.fleet.models import Ship
 from referee.play import pending, players
 from referee.play.effects import ChangeRecorder
 from referee.play.models import LogEntry
-from referee.play.services import PlayError, log_append
+from referee.play.services import PlayError, campaign_lock, changes_save, log_append
 
 ACTIONS = ("accept", "reject", "apply", "dismiss", "complete", "share")
 SHARE = "record.share"
@@ -47,7 +47,7 @@ def desk_act(
 def detected_ship_share(*, campaign: Campaign, entry: LogEntry, actor) -> LogEntry:
     """Share the ship a successful detection found with the players (the detecting side's
     table now sees it): logged, and undoable like any change."""
-    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    campaign = campaign_lock(campaign)
     target = (entry.inputs or {}).get("@target")
     if (
         not entry.procedure.startswith("sensor.")
@@ -62,7 +62,7 @@ def detected_ship_share(*, campaign: Campaign, entry: LogEntry, actor) -> LogEnt
         raise PlayError(f"{ship} is shared with the players already.")
     recorder = ChangeRecorder()
     recorder.set(ship, "shared", True)
-    changes = recorder.save()
+    changes = changes_save(recorder)
     by = (entry.inputs.get("@detector") or {}).get("name", "a detector")
     return log_append(
         campaign=campaign,

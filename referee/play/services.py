@@ -63,6 +63,12 @@ def _lock(campaign: Campaign) -> Campaign:
     return Campaign.objects.select_for_update().get(pk=campaign.pk)
 
 
+def campaign_lock(campaign: Campaign) -> Campaign:
+    """The campaign row, locked for the caller's transaction (every write of the play loop
+    takes it first, so writes to one campaign queue up)."""
+    return _lock(campaign)
+
+
 def log_append(
     *,
     campaign: Campaign,
@@ -149,6 +155,11 @@ def _save(recorder: ChangeRecorder) -> list[dict]:
         return recorder.save()
     except ValidationError as e:
         raise PlayError("; ".join(e.messages)) from None
+
+
+def changes_save(recorder: ChangeRecorder) -> list[dict]:
+    """Save what ``recorder`` holds, as a resolution does: its changes, or a PlayError."""
+    return _save(recorder)
 
 
 def _load_context(campaign: Campaign, binding: Binding, subjects: dict, extras: dict) -> Context:
