@@ -43,7 +43,7 @@ def test_on_a_phone_the_player_opens_on_the_status_with_their_procedures_one_tap
     status = player.locator("#status-panel").bounding_box()
     records = player.locator("#my-records").bounding_box()
     assert status["y"] < records["y"] and status["y"] < 400, (status, records)
-    player.get_by_test_id("my-procedures-link").click()
+    player.get_by_test_id("your-procedures-link").click()
     expect(player.locator("#my-records").get_by_role("link", name="Board a ship")).to_be_in_viewport()
 
 
