@@ -260,9 +260,33 @@ _EQUIPMENT_WORDS = (
     "kit",
     "dispenser",
     "battery",
+    # electronics and ship's systems that MegaMek keeps as equipment, not as weapons
+    "computer",  # targeting computer, tactical analysis computer
+    "fire control",  # a support vehicle's basic or advanced fire control
+    "firecontrol",
+    "capacitor",  # a PPC capacitor
+    "insulator",
+    "apollo",
+    "cews",
+    "signature",  # null and void signature systems
+    "chameleon",
+    "interface",  # enhanced imaging interface
+    "interrupt",  # damage interrupt circuit
+    "scanner",  # naval comm-scanner suites
+    "imager",
+    "radar",
+    "self destruct",
+    "selfdestruct",
+    "hardpoint",
+    "sail",
+    "flotation",
+    "off-road",
+    "umu",
 )
 
 
 def is_weapon(name: str) -> bool:
     low = name.lower()
+    if low.endswith(("mga", "machine gun array")):  # the array, not its machine guns
+        return False
     return not any(word in low for word in _EQUIPMENT_WORDS)

@@ -172,6 +172,24 @@ def test_a_wheeled_support_vehicle_keeps_its_half_ton_and_its_medical_gear_is_no
     assert doc["source"]["extra"]["unit_type"] == "SupportTank"
 
 
+def test_a_tanks_targeting_computer_capacitor_signature_system_and_mg_array_are_equipment():
+    doc = read("tank_targeting_computer.blk")
+    # MegaMek keeps these as equipment (MiscType): they fire nothing of their own
+    assert weapons(doc) == [
+        ("Machine Gun", "Front", False, 1),
+        ("Machine Gun", "Front", False, 1),
+        ("ISERLargeLaser", "Turret", False, 1),
+        ("ISPPC", "Turret", False, 1),
+    ]
+    assert [(e["name"], e["location"]) for e in doc["equipment"]] == [
+        ("ISMGA", "Front"),
+        ("ISPPCCapacitor", "Turret"),
+        ("ISTargeting Computer", "Body"),
+        ("ISNullSignatureSystem", "Body"),
+        ("IS Ammo MG - Full", "Body"),
+    ]
+
+
 def test_a_hover_tank_reads_fusion_less_its_suspension():
     doc = read("tank_hover_fusion.blk")
     assert (doc["motion"], doc["engine"]) == ("Hover", {"rating": 8 * 20 - 85, "type": "Fusion"})
@@ -348,6 +366,29 @@ def test_a_warship_keeps_broadsides_hull_naval_repair_arts_bays_and_collars():
     assert by_name(doc["facings"], "Aft")["armor"] == 64  # the fourth armour value is the aft
     assert doc["kf_drive"]["lf_battery"] is True
     assert doc["heat_sinks"] == {"count": 338, "type": "double"}
+
+
+def test_a_warships_hull_sensors_self_destruct_and_tactical_computer_are_equipment():
+    doc = read("warship_survey_sensors.blk")
+    assert weapons(doc) == [
+        ("PPC", "Nose", False, 1),
+        ("Large Laser", "Fore-left", False, 1),
+        ("Large Laser", "Fore-right", False, 1),
+        ("Autocannon/10", "Aft", False, 1),
+    ]
+    hull = [(e["name"], e.get("size")) for e in doc["equipment"] if e["location"] == "Hull"]
+    assert hull == [
+        ("ISLargeNavalCommScannerSuite", None),
+        ("ISHighResImager", None),
+        ("ISInfraredImager", None),
+        ("ISLookDownRadar", None),
+        ("SDSSelfDestructSystem", None),
+        ("AutoTacticalAnalysisComputer", 20),  # ":SIZE:20.0"
+    ]
+    # armour in MegaMek's Jumpship order: nose, fore-left, fore-right, aft, aft-left, aft-right
+    assert [(f["name"], f["armor"]) for f in doc["facings"]] == [
+        ("Nose", 9), ("Fore-left", 8), ("Fore-right", 7), ("Aft-left", 6), ("Aft-right", 5), ("Aft", 4)
+    ]  # fmt: skip
 
 
 def test_a_space_station_with_collars_and_a_naval_yard():
