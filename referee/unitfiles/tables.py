@@ -282,6 +282,14 @@ _EQUIPMENT_WORDS = (
     "flotation",
     "off-road",
     "umu",
+    "chassis",  # chassis modifications (STOL, armored, amphibious...)
+    "chaff",
+    "amplifier",
+    "cowl",
+    "weapon pack",
+    "suction",
+    "sprayer",
+    "extinguisher",
 )
 
 

@@ -290,6 +290,21 @@ def test_a_conventional_fighter_with_an_ice():
     assert doc["source"]["extra"]["unit_type"] == "ConvFighter"
 
 
+def test_a_support_aircrafts_chassis_mods_and_chaff_pods_are_equipment():
+    doc = read("support_aircraft_stol.blk")
+    assert doc["source"]["extra"]["unit_type"] == "FixedWingSupport"
+    assert doc["engine"] == {"rating": (5 - 2) * 40, "type": "ICE"}  # (safe thrust − 2) × tons; code 1
+    assert weapons(doc) == [("Medium Laser", "Nose", False, 1)]
+    assert sorted(e["name"] for e in doc["equipment"]) == [
+        "Armored Chassis",
+        "Communications Equipment (1 ton)",
+        "ISChaffPod",
+        "ISChaffPod",
+        "STOLChassisMod",
+    ]
+    assert [(b["type"], b["capacity"]) for b in doc["bays"]] == [("Ejection seats", 4), ("Cargo", 2.5)]
+
+
 def test_a_small_craft_has_its_half_ton_cargo_and_crew():
     doc = read("small_craft.blk")
     assert doc["bays"] == [{"type": "Cargo", "capacity": 40.5, "doors": 1}]
