@@ -294,7 +294,7 @@ _EQUIPMENT_WORDS = (
 
 
 def is_weapon(name: str) -> bool:
-    low = name.lower()
+    low = name.lower().replace("re-engineered", "")  # a re-engineered laser has no engine
     if low.endswith(("mga", "machine gun array")):  # the array, not its machine guns
         return False
     return not any(word in low for word in _EQUIPMENT_WORDS)

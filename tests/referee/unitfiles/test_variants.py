@@ -85,6 +85,19 @@ def test_an_older_biped_file_with_bare_name_lines_and_rear_marks_on_the_name_or_
     ]
 
 
+def test_re_engineered_lasers_are_weapons_with_an_xxl_engine_and_is_doubles():
+    doc = read("biped_reengineered.mtf")
+    assert doc["engine"] == {"rating": 200, "type": "XXL"}
+    assert doc["heat_sinks"] == {"count": 10, "type": "double"}  # "10 IS Double"
+    # "Re-engineered" names a laser, not an engine part
+    assert weapons(doc) == [
+        ("Medium Re-engineered Laser", "Left Torso", False, 1),
+        ("Medium Re-engineered Laser", "Right Torso", False, 1),
+        ("Small Re-engineered Laser", "Right Arm", False, 1),
+    ]
+    assert doc["equipment"] == []
+
+
 def test_a_quad_has_four_legs_and_light_engine_and_double_sinks():
     doc = read("quad.mtf")
     assert doc["config"] == "Quad"
