@@ -19,6 +19,7 @@ class UnitFileError(ValueError):
     def __str__(self) -> str:
         where = f"line {self.line}: " if self.line else ""
         text = f"{where}{self.message}"
-        if self.source:
+        if self.source and self.line:
             return f"{self.source}: {text}"
-        return text[:1].upper() + text[1:]
+        text = text[:1].upper() + text[1:]  # a sentence of its own, after the file's name too
+        return f"{self.source}: {text}" if self.source else text

@@ -245,4 +245,4 @@ def test_a_zip_with_too_many_members_is_refused_whole():
 def test_a_broken_zip_is_refused():
     data = _zip([("Victor.mtf", VICTOR.encode())])
     batch = read_uploads([("fleet.zip", data[:40])])
-    assert str(batch.failed[0]) == "fleet.zip: this is not a zip archive that can be opened."
+    assert str(batch.failed[0]) == "fleet.zip: This is not a zip archive that can be opened."

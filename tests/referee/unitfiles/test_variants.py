@@ -438,3 +438,12 @@ def test_a_ship_sheet_made_here_exports_with_every_block_megamek_needs():
     assert "<type>\nIS\n</type>" in text
     again = read_unit_text(text, name="homemade.blk")
     assert [f["name"] for f in again["facings"]] == ["Nose", "Left Side", "Right Side", "Aft"]
+
+
+def test_a_refusal_named_after_its_file_still_reads_as_a_sentence():
+    with pytest.raises(UnitFileError) as caught:
+        read_unit_text((FILES / "tank_superheavy.blk").read_bytes(), name="tank_superheavy.blk")
+    named = str(caught.value.named("Monitor.blk"))
+    assert named.startswith(
+        "Monitor.blk: Superheavy vehicles (over 100 tons; this one is 150) are not supported yet"
+    )
