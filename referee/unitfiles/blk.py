@@ -624,8 +624,9 @@ def _read_battle_armor(blocks: Blocks, doc: dict, warnings: list[str]) -> None:
     weapons: list[dict] = []
     equipment: list[dict] = []
     for trooper in range(7):
-        tag = "Squad Equipment" if trooper == 0 else f"Trooper {trooper} Equipment"
-        for text, line in blocks.values(tag):
+        # MegaMek names the whole unit's location "Squad" for the Inner Sphere and "Point" for the Clans
+        tags = ("Squad Equipment", "Point Equipment") if trooper == 0 else (f"Trooper {trooper} Equipment",)
+        for text, line in (value for tag in tags for value in blocks.values(tag)):
             item = _ba_item(text, line, trooper)
             if item is None:
                 warnings.append(f"Line {line}: “{shown(text)}” names no equipment; it is left out.")
@@ -667,6 +668,15 @@ def _ba_item(text: str, line: int, trooper: int) -> dict | None:
     return item
 
 
+def _ba_unit_location(doc: dict) -> str:
+    """What MegaMek calls the location of the whole unit: "Point" on a Clan suit (BattleArmor's Clan
+    location names, a Clan chassis of mixed tech too), "Squad" on any other."""
+    clan = doc.get("tech_base") == "Clan" or (
+        doc.get("tech_base") == "Mixed" and _extra(doc).get("mixed_chassis") == "Clan"
+    )
+    return "Point" if clan else "Squad"
+
+
 def _write_battle_armor(out: list[str], doc: dict) -> None:
     movement = doc.get("movement", {})
     if doc.get("motion"):
@@ -687,7 +697,11 @@ def _write_battle_armor(out: list[str], doc: dict) -> None:
                 text += f":Shots{item['shots']}#"
             lines.append(text)
         if trooper == 0 or lines:
-            write_block(out, "Squad Equipment" if trooper == 0 else f"Trooper {trooper} Equipment", lines)
+            write_block(
+                out,
+                f"{_ba_unit_location(doc)} Equipment" if trooper == 0 else f"Trooper {trooper} Equipment",
+                lines,
+            )
     write_block(out, "cruiseMP", [str(movement.get("walk", 0))])
     if movement.get("jump"):
         write_block(out, "jumpingMP", [str(movement["jump"])])

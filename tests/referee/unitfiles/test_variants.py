@@ -254,6 +254,28 @@ def test_battle_armour_mounts_modular_parts_and_pods():
     assert by_name(doc["equipment"], "ISBA SRM-2 Ammo")["shots"] == 4
 
 
+def test_clan_battle_armour_lists_its_gear_under_point_and_is_written_back_so():
+    doc = read("battle_armor_clan_point.blk")
+    # MegaMek's BattleArmor calls the whole unit's location "Point" on a Clan suit, "Squad" otherwise
+    assert weapons(doc) == [
+        ("CLBAHeavyMG", "Right Arm", False, 1),
+        ("CLBASRM2", "Body", False, 1),
+        ("InfantryAssaultRifle", "Left Arm", False, 1),
+    ]
+    assert by_name(doc["weapons"], "InfantryAssaultRifle")["mount"] == "anti-personnel weapon mount"
+    assert by_name(doc["equipment"], "BA-SRM2 Ammo") == {
+        "name": "BA-SRM2 Ammo",
+        "location": "Body",
+        "shots": 2,
+    }
+    assert [t["armor"] for t in doc["troopers"]] == [10] * 5
+    _name, text = write_unit_text(doc)
+    assert "<Point Equipment>" in text
+    assert "<Squad Equipment>" not in text
+    _name, text = write_unit_text(read("battle_armor_modular.blk"))  # an Inner Sphere suit
+    assert "<Squad Equipment>" in text
+
+
 def test_infantry_carries_its_secondary_weapons_per_squad():
     doc = read("infantry_secondary.blk")
     assert doc["platoon"] == {"troopers": 28, "troopers_max": 28, "weapon": "InfantryAutoRifle"}
