@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 from referee.sheets.document import STRUCTURE_TABLE
 
@@ -293,8 +294,16 @@ _EQUIPMENT_WORDS = (
 )
 
 
+# The same words as MegaMek's internal names write them, run together ("ISMobileFieldBase").
+_JOINED_WORDS = tuple(word.replace(" ", "") for word in _EQUIPMENT_WORDS if " " in word)
+
+
 def is_weapon(name: str) -> bool:
-    low = name.lower().replace("re-engineered", "")  # a re-engineered laser has no engine
+    # a re-engineered laser has no engine, a gyrojet rifle no gyro
+    low = name.lower().replace("re-engineered", "").replace("gyrojet", "")
     if low.endswith(("mga", "machine gun array")):  # the array, not its machine guns
         return False
-    return not any(word in low for word in _EQUIPMENT_WORDS)
+    joined = re.sub(r"[\s_-]", "", low)
+    return not any(word in low for word in _EQUIPMENT_WORDS) and not any(
+        word in joined for word in _JOINED_WORDS
+    )

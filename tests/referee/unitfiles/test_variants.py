@@ -203,6 +203,19 @@ def test_a_tanks_targeting_computer_capacitor_signature_system_and_mg_array_are_
     ]
 
 
+def test_gear_named_as_megamek_runs_its_words_together_is_equipment_and_a_gyrojet_gun_a_weapon():
+    doc = read("tank_support_field_base.blk")
+    assert doc["engine"] == {"rating": 3 * 40, "type": "ICE"}  # tracked: suspension factor 0
+    assert weapons(doc) == [("Heavy Gyrojet Gun", "Turret", False, 1)]  # "gyro" in it is no gyro
+    assert [e["name"] for e in doc["equipment"]] == [
+        "ISMobileFieldBase",  # "field base" run together
+        "ISFieldKitchen",
+        "LiftHoist",
+        "Armored Chassis",
+    ]
+    assert [(b["type"], b["capacity"]) for b in doc["bays"]] == [("Troop space", 2), ("Cargo", 4.5)]
+
+
 def test_a_hover_tank_reads_fusion_less_its_suspension():
     doc = read("tank_hover_fusion.blk")
     assert (doc["motion"], doc["engine"]) == ("Hover", {"rating": 8 * 20 - 85, "type": "Fusion"})
