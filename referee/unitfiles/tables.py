@@ -283,6 +283,11 @@ _EQUIPMENT_WORDS = (
     "flotation",
     "off-road",
     "umu",
+    "resistant",  # fire-resistant and impact-resistant armour in a suit's or 'Mech's slots
+    "mimetic",
+    "ballistic-reinforced",
+    "anti-penetrative",
+    "heat-dissipating",
     "chassis",  # chassis modifications (STOL, armored, amphibious...)
     "chaff",
     "amplifier",

@@ -281,6 +281,9 @@ def test_clan_battle_armour_lists_its_gear_under_point_and_is_written_back_so():
         "location": "Body",
         "shots": 2,
     }
+    # fire-resistant armour fills slots of the suit: it is no weapon
+    fire_resistant = [e["location"] for e in doc["equipment"] if e["name"] == "Clan BA Fire Resistant"]
+    assert fire_resistant == ["Body", "Right Arm"]
     assert [t["armor"] for t in doc["troopers"]] == [10] * 5
     _name, text = write_unit_text(doc)
     assert "<Point Equipment>" in text
