@@ -9,14 +9,15 @@ import uuid
 from typing import Any
 
 from django import forms
+from django.forms.utils import ErrorDict
 
 import rules
-from referee.campaigns.forms import InputLimitsMixin, LimitedJSONField
+from referee.campaigns.forms import InputLimitsMixin
 from referee.campaigns.models import Campaign
 from referee.fleet.models import CampaignObject
 from referee.forms import Select
 
-from . import fragments, help_words, wording
+from . import fragments, help_words, widgets, wording
 from .bindings import Binding
 from .models import Visibility
 
@@ -24,14 +25,6 @@ from .models import Visibility
 def label_for(name: str) -> str:
     """``kf_integrity_max`` -> ``K-F integrity max`` (the wording table first)."""
     return wording.label(name)
-
-
-class EngineJSONField(LimitedJSONField):
-    """Lists, objects and GM tables, typed as JSON (within the input limits); an empty
-    box means null/default."""
-
-    def prepare_value(self, value):
-        return "" if value is None else super().prepare_value(value)
 
 
 def input_field(spec, procedure_id: str = "") -> forms.Field:
@@ -65,7 +58,8 @@ def input_field(spec, procedure_id: str = "") -> forms.Field:
         return forms.ChoiceField(choices=choices, **common)
     if kind in ("str", "rational"):
         return forms.CharField(**common)
-    return EngineJSONField(widget=forms.Textarea(attrs={"rows": 3}), **common)
+    # Lists, objects and GM tables: checkboxes or rows of fields, never JSON (``widgets``).
+    return widgets.structured_field(spec, procedure_id, common)
 
 
 # Dice typed at the table, at most: more than any procedure rolls (the largest count the
@@ -274,6 +268,18 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
                 value = _number(value)
             values[spec.name] = value
         return values
+
+    def adds_a_row(self) -> bool:
+        """Whether the form was posted by a list's *Add a row* button (not Roll): if so it is
+        read, so that it shows again as typed, and shown without errors."""
+        if not self.is_bound or self.data.get(widgets.ADD_ROW) not in self.input_names:
+            return False
+        self.full_clean()
+        self._errors = ErrorDict()
+        for field in self.fields.values():
+            if isinstance(field, widgets.RowsField):
+                field.widget.cell_errors = {}
+        return True
 
     def chosen_visibility(self) -> str | None:
         """Everyone or GM only when the GM chose so; None to follow sharing."""

@@ -159,6 +159,8 @@ def player_roll(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, pr
     form = _form(request, binding, campaign, ctx)
     if request.method == "GET":
         return _render(request, campaign, binding, form, ctx)
+    if form.adds_a_row():  # "Add a row": the form again, as typed, with one more blank row
+        return _render(request, campaign, binding, form, ctx)
     if not form.is_valid():
         return _render(request, campaign, binding, form, ctx, status=htmx.INVALID)
     physical = request.POST.get("action") == TABLE

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import re
@@ -36,6 +35,7 @@ from . import (
     players,
     services,
     sharing,
+    widgets,
 )
 from .forms import AS_SHARED, ProcedureForm
 from .models import LogEntry, Numbering
@@ -128,13 +128,13 @@ def _kept(binding, ctx, source) -> dict:
             continue
         if kind == "bool" and not spec.type.nullable:
             kept[spec.name] = source.get(spec.name) == "on"
-        elif spec.name not in source:
-            continue
-        elif kind in ("int", "float", "bool", "enum", "str", "rational"):
+        elif kind not in ("int", "float", "bool", "enum", "str", "rational"):
+            # Rows and checkboxes: the widget reads what was typed and shows it again.
+            value = widgets.kept_value(binding.procedure.id, spec, source)
+            if value is not None:
+                kept[spec.name] = value
+        elif spec.name in source:
             kept[spec.name] = source[spec.name]
-        else:  # a JSON box: the form shows the value again as JSON
-            with contextlib.suppress(ValueError):
-                kept[spec.name] = json.loads(source[spec.name])
     if source.get("visibility"):
         kept["visibility"] = source["visibility"]
     return kept
@@ -156,7 +156,14 @@ class LazyForm(Lazy):
 
 
 def _page(
-    request: htmx.HtmxHttpRequest, campaign, binding, form, *, ctx=None, refresh: bool = False
+    request: htmx.HtmxHttpRequest,
+    campaign,
+    binding,
+    form,
+    *,
+    ctx=None,
+    refresh: bool = False,
+    status: int = htmx.INVALID,
 ) -> HttpResponse:
     """The procedure's page (only its form for a ``refresh``); a submitted form comes
     back 422 with its errors and what was typed, replacing itself.
@@ -187,7 +194,7 @@ def _page(
     }
     if bound:
         response = htmx.form_card(
-            request, PAGE, context, partial="procedure-form", target="#procedure-form", status=htmx.INVALID
+            request, PAGE, context, partial="procedure-form", target="#procedure-form", status=status
         )
         if request.htmx:  # the refusal is told beside the buttons, scrolled into view
             response["HX-Reswap"] = "outerHTML show:#roll-actions:bottom"
@@ -237,6 +244,8 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
 
     # The resolution reads (and locks) the records in their roles; the form only checks codes.
     form = ProcedureForm(request.POST, binding=binding, campaign=campaign, records_read_later=True)
+    if form.adds_a_row():  # "Add a row": the form again, as typed, with one more blank row
+        return _page(request, campaign, binding, form, status=200)
     if not form.is_valid():
         return _page(request, campaign, binding, form)
     physical = request.POST.get("action") == "enter"

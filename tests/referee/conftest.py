@@ -1,10 +1,14 @@
 """Fixtures for the web tests: a campaign seen by each kind of visitor."""
 
+import html
+import re
 from dataclasses import dataclass
 
 import pytest
+from django.http import QueryDict
 from django.test import Client
 
+import rules
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 
@@ -32,3 +36,59 @@ def cast(db) -> Cast:
 
 def htmx(**extra) -> dict:
     return {"HTTP_HX_REQUEST": "true", **extra}
+
+
+def typed(procedure_id: str, name: str, value) -> dict:
+    """The form data that types an engine value into a procedure's list, table or set of
+    checkboxes, row by row as a GM does."""
+    from referee.play import forms, widgets
+
+    spec = next(i for i in rules.get(procedure_id).contract.inputs if i.name == name)
+    return widgets.posted(forms.input_field(spec, procedure_id), name, value)
+
+
+def posted_by(page: str, name: str) -> QueryDict:
+    """What a browser would post of the fields named ``name`` and ``name-...`` on a page:
+    text inputs' values, ticked boxes, chosen options."""
+    data = QueryDict(mutable=True)
+    prefix = re.escape(name)
+    for tag in re.findall(rf'<input\b[^>]*\bname="{prefix}(?:-[^"]*)?"[^>]*>', page):
+        field = html.unescape(re.search(r'name="([^"]*)"', tag).group(1))
+        kind = re.search(r'type="([^"]*)"', tag)
+        value = re.search(r'value="([^"]*)"', tag)
+        if kind and kind.group(1) == "checkbox":
+            if re.search(r"\bchecked\b", tag):
+                data.appendlist(field, html.unescape(value.group(1)) if value else "on")
+        elif value:
+            data.appendlist(field, html.unescape(value.group(1)))
+    for field, options in re.findall(
+        rf'<select\b[^>]*\bname="({prefix}-[^"]*)"[^>]*>(.*?)</select>', page, re.S
+    ):
+        chosen = re.search(r'<option value="([^"]*)" selected>', options)
+        data.appendlist(field, html.unescape(chosen.group(1)) if chosen else "")
+    return data
+
+
+def shown(page: str, procedure_id: str, name: str):
+    """The engine value a procedure's page shows in a list, table or set of checkboxes."""
+    from referee.play import widgets
+
+    spec = next(i for i in rules.get(procedure_id).contract.inputs if i.name == name)
+    return widgets.kept_value(procedure_id, spec, posted_by(page, name))
+
+
+def form_data(procedure_id: str, values: dict) -> dict:
+    """Engine values as a procedure's form posts them: ticked boxes, plain values, and
+    lists and tables row by row."""
+    plain = ("int", "float", "bool", "enum", "str", "rational")
+    kinds = {i.name: i.type.kind for i in rules.get(procedure_id).contract.inputs}
+    data = {}
+    for name, value in values.items():
+        if kinds.get(name, "str") not in plain:
+            data.update(typed(procedure_id, name, value))
+        elif isinstance(value, bool):
+            if value:
+                data[name] = "on"
+        else:
+            data[name] = "" if value is None else str(value)
+    return data

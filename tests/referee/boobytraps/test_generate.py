@@ -9,7 +9,7 @@ from django.urls import reverse
 from referee.boobytraps.models import BoobyTrap, WeaponChart
 from referee.play import services
 from referee.play.models import LogEntry
-from tests.referee.conftest import htmx
+from tests.referee.conftest import htmx, shown, typed
 from tests.referee.menus import dashboard_with_menus
 
 from .factories import DRONE_CAPACITIES, BoobyTrapFactory, WeaponChartFactory, drone_entries
@@ -21,12 +21,6 @@ GENERATE = "booby_trap.generate"
 
 def procedure_url(cast, procedure_id=GENERATE):
     return reverse("play:procedure", args=[cast.campaign.code, procedure_id])
-
-
-def textarea(text: str, name: str) -> str:
-    m = re.search(rf'<textarea name="{name}"[^>]*>(.*?)</textarea>', text, re.S)
-    assert m, f"no textarea {name}"
-    return html.unescape(m.group(1)).strip()
 
 
 def value_of(text: str, name: str) -> str | None:
@@ -53,8 +47,6 @@ def drone_chart(cast):
 
 
 def generate(cast, trap, dice, **inputs):
-    import json
-
     data = {
         "visibility": "gm",
         "action": "enter",
@@ -66,8 +58,13 @@ def generate(cast, trap, dice, **inputs):
     }
     for name in ("torp_chart", "drone_chart", "phaser_chart"):
         chart = trap.chart(name.removesuffix("_chart"))
-        data[name] = json.dumps(chart.entries) if chart else ""
-    data.update(inputs)
+        data.update(typed(GENERATE, name, chart.entries if chart else None))
+    for name, value in inputs.items():
+        if name.endswith("_chart"):  # a chart typed row by row replaces the trap's
+            data = {k: v for k, v in data.items() if not k.startswith(f"{name}-")}
+            data.update(typed(GENERATE, name, value))
+        else:
+            data[name] = value
     return cast.client("gm").post(procedure_url(cast), data, **htmx())
 
 
@@ -77,9 +74,10 @@ class TestThePage:
         response = cast.client("gm").get(procedure_url(cast) + f"?trap={trap.code}")
         assert response.status_code == 200
         assert value_of(response.text, "year") == "150"
-        assert '"Drone rack C (FA)"' in textarea(response.text, "drone_chart")
-        assert textarea(response.text, "torp_chart") == ""  # empty: the printed chart
-        assert textarea(response.text, "phaser_chart") == ""  # none kept: left for the GM
+        drones = shown(response.text, GENERATE, "drone_chart")
+        assert "Drone rack C (FA)" in [entry["weapon"] for entry in drones.values()]
+        assert shown(response.text, GENERATE, "torp_chart") is None  # empty: the printed chart
+        assert shown(response.text, GENERATE, "phaser_chart") is None  # none kept: left for the GM
 
     def test_a_traps_rolls_are_for_the_gm_unless_it_is_shared(self, cast):
         hidden = BoobyTrapFactory(campaign=cast.campaign)
@@ -177,20 +175,20 @@ class TestRefusals:
         assert BoobyTrap.objects.get(pk=trap.pk).speed is None
 
     def test_a_chart_with_no_one_space_weapon_is_refused(self, cast, year_150):
-        import json
-
         trap = BoobyTrapFactory(campaign=cast.campaign)
         two_spaces = {str(r): {"weapon": "Photon (FA)", "spaces": 2} for r in range(2, 13)}
-        response = generate(cast, trap, [3, 4, 1, 1, 6, 6], phaser_chart=json.dumps(two_spaces))
+        response = generate(cast, trap, [3, 4, 1, 1, 6, 6], phaser_chart=two_spaces)
         assert response.status_code == 422
         assert "needs at least one 1-space weapon" in html.unescape(response.text)
         assert BoobyTrap.objects.get(pk=trap.pk).speed is None
 
     def test_a_chart_that_is_not_a_chart_is_refused(self, cast, year_150):
         trap = BoobyTrapFactory(campaign=cast.campaign)
-        response = generate(cast, trap, [3, 4, 1, 1, 6, 6], drone_chart='{"2": {"weapon": "x"}}')
+        response = generate(cast, trap, [3, 4, 1, 1, 6, 6], drone_chart={"2": {"weapon": "x", "spaces": 1}})
         assert response.status_code == 422
-        assert "a chart needs an entry for every roll from 2 to 12" in html.unescape(response.text)
+        assert "A chart needs a weapon for every total from 2 to 12, or none at all (missing: 3, 4" in (
+            html.unescape(response.text)
+        )
 
     def test_wrong_dice_are_refused_and_nothing_changes(self, cast, year_150):
         trap = BoobyTrapFactory(campaign=cast.campaign)

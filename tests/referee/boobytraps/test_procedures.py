@@ -1,8 +1,6 @@
 """Every booby-trap procedure from the browser against a trap: pre-filled from its state,
 its effects landing on its fields, undoable; effects the trap cannot take stay pending."""
 
-import html
-import json
 import re
 
 import pytest
@@ -14,7 +12,7 @@ from referee.play import families, services
 from referee.play.bindings import Context
 from referee.play.effects import ChangeRecorder, apply_effects
 from referee.play.models import LogEntry
-from tests.referee.conftest import htmx
+from tests.referee.conftest import form_data, htmx, shown
 
 from .factories import DRONE_CAPACITIES, BoobyTrapFactory, WeaponChartFactory, drone_entries, phaser_entries
 
@@ -34,11 +32,6 @@ def value_of(text: str, name: str) -> str | None:
     return m.group(1) if m else None
 
 
-def textarea(text: str, name: str) -> str:
-    m = re.search(rf'<textarea name="{name}"[^>]*>(.*?)</textarea>', text, re.S)
-    return html.unescape(m.group(1)).strip() if m else ""
-
-
 def resolve(cast, procedure_id, trap, inputs, dice):
     return services.procedure_resolve(
         campaign=cast.campaign,
@@ -48,14 +41,6 @@ def resolve(cast, procedure_id, trap, inputs, dice):
         actor=cast.gm,
         subjects={"trap": trap.code},
     )
-
-
-def form_value(value):
-    if isinstance(value, bool):
-        return "on" if value else None
-    if value is None:
-        return ""
-    return json.dumps(value) if isinstance(value, (list, dict)) else str(value)
 
 
 @pytest.mark.parametrize("procedure_id", BOOBY_TRAP_IDS)
@@ -69,7 +54,7 @@ def test_every_booby_trap_procedure_resolves_against_a_trap_from_its_page(cast, 
     data = {"visibility": "gm", "action": "roll", "dice": "", "trap": str(trap.code)}
     values = {i.name: i.default for i in procedure.contract.inputs if not i.required}
     values.update(procedure.example)
-    data.update({k: form_value(v) for k, v in values.items() if form_value(v) is not None})
+    data.update(form_data(procedure_id, {k: v for k, v in values.items() if v is not None}))
     url = reverse("play:procedure", args=[cast.campaign.code, procedure_id])
     response = cast.client("gm").post(url, data, **htmx())
     assert response.status_code == 200, response.text[:2000]
@@ -130,7 +115,7 @@ class TestFillWeapons:
         text = page(cast, "booby_trap.fill_weapons", trap).text
         assert re.search(r'<option value="drone" selected', text)
         assert value_of(text, "spaces") == "3"
-        assert json.loads(textarea(text, "chart")) == drones.entries
+        assert shown(text, "booby_trap.fill_weapons", "chart") == drones.entries
 
     def test_filled_drone_racks_come_with_their_capacities(self, cast):
         drones = WeaponChartFactory(
@@ -188,7 +173,7 @@ def test_terrain_pursuit_is_prefilled_from_the_trap_and_the_turn(cast):
 def test_upkeep_is_prefilled_with_the_traps_racks(cast):
     trap = BoobyTrapFactory(campaign=cast.campaign, drone_racks=[{"weapon": "A", "capacity": 4, "loaded": 1}])
     text = page(cast, "booby_trap.turn_upkeep", trap).text
-    assert json.loads(textarea(text, "drone_racks")) == [{"capacity": 4, "loaded": 1}]
+    assert shown(text, "booby_trap.turn_upkeep", "drone_racks") == [{"capacity": 4, "loaded": 1}]
     resolve(
         cast,
         "booby_trap.turn_upkeep",

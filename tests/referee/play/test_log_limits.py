@@ -9,7 +9,7 @@ from referee.play import services
 from referee.play.models import LogEntry
 from referee.play.services import MAX_LOG_ENTRY_BYTES, PlayError
 from tests.factories import ShipFactory
-from tests.referee.conftest import htmx
+from tests.referee.conftest import htmx, typed
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +49,7 @@ def test_a_resolution_too_large_for_the_log_is_refused_on_the_form_and_writes_no
         "navigation_tn": "20",
         "plot_mos": "0",
         "kf_integrity": "3",
-        "ships": json.dumps(ships),
+        **typed("jump.nonstandard_arrival", "ships", ships),
         "ship": str(ShipFactory(campaign=cast.campaign).code),
         "visibility": "everyone",
         "action": "roll",  # 2D6 never makes TN 20: every facing takes 8D6 to 18D6

@@ -1,7 +1,6 @@
 """A shot's steps against stored compartments: pre-filled from state, applied, undone."""
 
 import html
-import json
 import re
 
 import pytest
@@ -12,7 +11,7 @@ from referee.play.bindings import Context
 from referee.play.models import LogEntry
 from referee.shipboard.models import Compartment, Surface
 from tests.factories import CharacterFactory, ShipFactory
-from tests.referee.conftest import htmx
+from tests.referee.conftest import form_data, htmx
 
 from .factories import CompartmentFactory, SurfaceFactory
 
@@ -211,20 +210,9 @@ class TestBulkheadHit:
         assert locker.capacity_left == 22
 
 
-def _form(values: dict) -> dict:
+def _form(values: dict, procedure_id: str = "shipboard.bulkhead_hit") -> dict:
     """Engine values as the procedure form posts them."""
-    data = {}
-    for name, value in values.items():
-        if isinstance(value, bool):
-            if value:
-                data[name] = "on"
-        elif value is None:
-            data[name] = ""
-        elif isinstance(value, (list, dict)):
-            data[name] = json.dumps(value)
-        else:
-            data[name] = str(value)
-    return data
+    return form_data(procedure_id, values)
 
 
 class TestThroughTheBrowser:
@@ -462,18 +450,21 @@ class TestMissedShot:
         values = initial(cast, "shipboard.missed_shot", compartment=corridor, firer=firer)
         assert values["candidates"] == [{"id": "Liao crewman", "distance_m": None}]
         text = page(cast, "shipboard.missed_shot", compartment=corridor, firer=firer)
-        box = re.search(r'<textarea name="candidates"[^>]*>(.*?)</textarea>', text, re.S).group(1)
-        assert json.loads(html.unescape(box)) == values["candidates"]
+        # The distance is the GM's to give: its cell is blank, not 0.
+        assert 'name="candidates-0-id" id="id_candidates-0-id" value="Liao crewman"' in text
+        assert 'name="candidates-0-distance_m" id="id_candidates-0-distance_m" value=""' in text
 
     def test_the_gm_must_give_the_distances(self, cast, corridor):
         CharacterFactory(campaign=cast.campaign, name="Liao crewman", ship=corridor.ship)
-        data = _form({**initial(cast, "shipboard.missed_shot", compartment=corridor), "tn": 8})
+        data = _form(
+            {**initial(cast, "shipboard.missed_shot", compartment=corridor), "tn": 8}, "shipboard.missed_shot"
+        )
         data.update(compartment=str(corridor.code), action="roll", visibility="everyone")
         response = cast.client("gm").post(
             reverse("play:procedure", args=[cast.campaign.code, "shipboard.missed_shot"]), data, **htmx()
         )
         assert response.status_code == 422
-        assert "must be a number" in response.text
+        assert "Row 1, Distance (m): Fill in distance (m)." in html.unescape(response.text)
 
     def test_w4_the_second_crewman_is_hit(self, cast, corridor):
         entry = resolve(

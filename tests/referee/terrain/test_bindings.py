@@ -1,8 +1,6 @@
 """Terrain, weather, heat and fire procedures pre-filled from hexes, battlefields and units,
 their effects applied (or left pending) and undone."""
 
-import html
-import json
 import re
 
 import pytest
@@ -13,7 +11,7 @@ from referee.play import families, services
 from referee.play.bindings import Context
 from referee.play.models import LogEntry
 from tests.factories import UnitFactory
-from tests.referee.conftest import htmx
+from tests.referee.conftest import form_data, htmx, shown
 from tests.referee.terrain.factories import BattlefieldFactory, HexFactory, TerrainRowFactory, subject_for
 
 pytestmark = pytest.mark.django_db
@@ -69,8 +67,7 @@ class TestHexModifiers:
         assert values["weapon_miscalibrated"] is True and values["unit_type"] == "infantry_foot"
         response = page(cast, "terrain.hex_modifiers", hex=hex_)
         assert re.search(r'<option value="heavy_woods" selected>', response.text)
-        box = re.search(r'<textarea name="weather"[^>]*>(.*?)</textarea>', response.text, re.S).group(1)
-        assert json.loads(html.unescape(box)) == ["fog", "wind_high"]
+        assert shown(response.text, "terrain.hex_modifiers", "weather") == ["fog", "wind_high"]
 
     def test_rolling_it_logs_the_seeds_example(self, cast, field):
         hex_ = hex_on(field, name="0412", terrain="heavy_woods", conditions=["mud"])
@@ -96,14 +93,7 @@ class TestHexModifiers:
         values = initial(cast, "terrain.hex_modifiers", hex=hex_)
         assert values["base_custom"]["to_hit"] is None  # shown blank in the form, not 0
         data = {"hex": str(hex_.code), "visibility": "everyone", "action": "roll", "dice": ""}
-        for name, value in values.items():
-            if isinstance(value, bool):
-                if value:
-                    data[name] = "on"
-            elif isinstance(value, (list, dict)):
-                data[name] = json.dumps(value)
-            elif value is not None:
-                data[name] = str(value)
+        data.update(form_data("terrain.hex_modifiers", {k: v for k, v in values.items() if v is not None}))
         url = reverse("play:procedure", args=[cast.campaign.code, "terrain.hex_modifiers"])
         response = cast.client("gm").post(url, data, **htmx())
         assert response.status_code == 422
@@ -418,14 +408,7 @@ class TestEveryBindingRuns:
         values.update(procedure.example)
         data = {"visibility": "everyone", "action": "roll", "dice": ""}
         data.update({k: str(v.code) for k, v in subjects.items()})
-        for name, value in values.items():
-            if isinstance(value, bool):
-                if value:
-                    data[name] = "on"
-            elif isinstance(value, (list, dict)):
-                data[name] = json.dumps(value)
-            elif value is not None:
-                data[name] = str(value)
+        data.update(form_data(procedure_id, {k: v for k, v in values.items() if v is not None}))
         response = client.post(url, data, **htmx())
         assert response.status_code == 200, response.text[:1500]
         entry = LogEntry.objects.get(campaign=cast.campaign, procedure=procedure_id)
