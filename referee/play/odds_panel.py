@@ -75,7 +75,8 @@ def _odds_refusal(form, error) -> str:
     """Odds wait calmly for what is missing: "Fill in Distance (AU) to see the odds."."""
     field = form.fields.get(error.field)
     name = field.label if field is not None and field.label else wording.label(error.field)
-    if "required" in error.message:
+    given = form.cleaned_data.get(error.field) if form.is_bound else form.initial.get(error.field)
+    if "required" in error.message and given in (None, "", [], {}):
         return f"Fill in {name} to see the odds."
     return f"{name}: {wording.plain_text(error.message)}"
 

@@ -183,6 +183,8 @@ def _page(
         ),
         # Said before the roll: what the rules require that the records do not meet.
         "unmet": Lazy(lambda: binding.unmet(ctx(), _form_inputs(shown()))),
+        # Asked before the roll: what the rules leave to the GM that the campaign lacks.
+        "rulings": Lazy(lambda: binding.rulings_needed(ctx())),
         "campaign": campaign,
         "binding": binding,
         "procedure": binding.procedure,

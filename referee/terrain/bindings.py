@@ -9,8 +9,12 @@ eruption lasts is the GM's secret."""
 
 from __future__ import annotations
 
+from django.urls import reverse
+
+import rules
 from referee.fleet.models import Unit
-from referee.play.bindings import Binding, BindingList, Context, Role
+from referee.play import wording
+from referee.play.bindings import Binding, BindingList, Context, Role, Ruling
 
 from . import catalog
 from .models import Battlefield, Hex, UnitPlacement
@@ -74,6 +78,30 @@ def _hex_prefill(ctx: Context) -> dict:
     return values
 
 
+def terrain_rulings(ctx: Context, *, heat: bool = False) -> list[Ruling]:
+    """The rows of the hex's terrain, conditions (or, for heat, weather) that the rulebook
+    names without printing and the GM has not filled in: the roll waits for them."""
+    hex_ = ctx.objects.get("hex")
+    if hex_ is None:
+        return []
+    reading = read_hex(hex_)
+    table = "heat.expanded" if heat else "terrain.hex_modifiers"
+    book = wording.book_reference(rules.get(table).reference).split(";")[0]
+    rulings = []
+    for gap in reading.missing_heat if heat else reading.missing:
+        code = ctx.campaign.code
+        if gap.row is not None:
+            link, action = (
+                reverse("campaigns:object-edit", args=[code, "terrain-rows", gap.row.code]),
+                "Complete its row",
+            )
+        else:
+            link, action = reverse("terrain:row-fill", args=[code, gap.key]), "Fill in its row"
+        what = f"{gap.name}: {wording.prose(gap.fields)} not ruled on yet"
+        rulings.append(Ruling(what, link, action, f"{book} ({wording.plain_text(gap.source)})"))
+    return rulings
+
+
 BINDINGS.add(
     Binding(
         "terrain.hex_modifiers",
@@ -81,6 +109,7 @@ BINDINGS.add(
         label="Hex modifiers",
         prefill=_hex_prefill,
         fill_roles=_ground,
+        rulings=terrain_rulings,
     )
 )
 
@@ -274,6 +303,7 @@ BINDINGS.add(
         label="Heat Phase",
         prefill=_heat_prefill,
         fill_roles=_ground,
+        rulings=lambda ctx: terrain_rulings(ctx, heat=True),
     )
 )
 

@@ -92,6 +92,18 @@ class Precondition:
 
 
 @dataclass(frozen=True)
+class Ruling:
+    """A value the rules leave to the GM that the campaign does not hold yet (a terrain row
+    the rulebook names without printing): the form asks for it, with a link to where the
+    GM supplies it and the rulebook's words, before anything is rolled."""
+
+    what: str  # "Heavy jungle: to-hit and PSR not filled in"
+    link: str  # the page where the GM supplies it
+    action: str  # the link's words: "Fill in its row"
+    reference: str  # where the rulebook says so, in words
+
+
+@dataclass(frozen=True)
 class NextStep:
     """The procedure a result leads to, with its roles filled (codes by role name)."""
 
@@ -125,6 +137,8 @@ class Binding:
     # Inputs the pre-fill measures on the map (distances): the entry says whether the
     # figure rolled with was the map's or one the GM typed.
     measured: tuple[str, ...] = ()
+    # What the GM must rule on before the roll (rows the rulebook does not print).
+    rulings: Callable[[Context], list[Ruling]] | None = None
 
     def measurements(self, ctx: Context, inputs: dict) -> dict[str, str]:
         """For each measured input given, "from the map" or "typed by the GM"."""
@@ -138,6 +152,10 @@ class Binding:
             for name in self.measured
             if inputs.get(name) is not None
         }
+
+    def rulings_needed(self, ctx: Context) -> list[Ruling]:
+        """What the records in their roles leave for the GM to rule on first."""
+        return self.rulings(ctx) if self.rulings is not None and ctx.objects else []
 
     def unmet(self, ctx: Context, inputs: dict) -> list[Precondition]:
         """The preconditions the records in their roles (and the inputs) do not meet."""

@@ -1,6 +1,7 @@
 """Terrain, weather, heat and fire procedures pre-filled from hexes, battlefields and units,
 their effects applied (or left pending) and undone."""
 
+import html
 import re
 
 import pytest
@@ -97,7 +98,29 @@ class TestHexModifiers:
         url = reverse("play:procedure", args=[cast.campaign.code, "terrain.hex_modifiers"])
         response = cast.client("gm").post(url, data, **htmx())
         assert response.status_code == 422
-        assert "must be a whole number" in response.text
+        text = html.unescape(response.text)
+        assert "got null" not in text and "null" not in text
+        assert "is required when the base terrain is custom: enter the GM's MP cost, to-hit" in text
+        fill = reverse("terrain:row-fill", args=[cast.campaign.code, "heavy_jungle"])
+        assert re.search(
+            rf'Heavy jungle: (?i:[^<]*to-hit[^<]*) not ruled on yet: <a href="{fill}">Fill in its row</a>',
+            text,
+        )
+        assert (
+            "Explorer Corps: Expanded Movement Cost and Terrain Table and Key (Jungle: the table's row is missing)"
+            in text
+        )
+        assert not LogEntry.objects.filter(campaign=cast.campaign).exists()
+
+    def test_an_unruled_hex_asks_for_its_row_before_the_roll(self, cast, field):
+        hex_ = hex_on(field, terrain="heavy_jungle")
+        text = html.unescape(page(cast, "terrain.hex_modifiers", hex=hex_).text)
+        fill = reverse("terrain:row-fill", args=[cast.campaign.code, "heavy_jungle"])
+        assert 'data-testid="rulings"' in text and f'<a href="{fill}">Fill in its row</a>' in text
+        TerrainRowFactory(
+            campaign=cast.campaign, key="heavy_jungle", name="Heavy jungle", mp_cost=3, to_hit=2, psr=1
+        )
+        assert 'data-testid="rulings"' not in page(cast, "terrain.hex_modifiers", hex=hex_).text
         assert not LogEntry.objects.filter(procedure="terrain.hex_modifiers").exists()
 
 
