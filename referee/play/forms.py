@@ -18,7 +18,7 @@ from referee.fleet.models import CampaignObject
 from referee.forms import Select
 
 from . import fragments, help_words, widgets, wording
-from .bindings import Binding
+from .bindings import Binding, Missing
 from .models import Visibility
 
 
@@ -268,6 +268,17 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
                 value = _number(value)
             values[spec.name] = value
         return values
+
+    def show_sources(self, sources: dict) -> None:
+        """Say beside each input where its value came from ("from the sheet"), or what the
+        campaign lacks to answer it and how to supply it (``bindings.Missing``)."""
+        for name, source in sources.items():
+            if name not in self.input_names:
+                continue
+            if isinstance(source, Missing):
+                self.fields[name].missing = source.text
+            else:
+                self.fields[name].source = source
 
     def adds_a_row(self) -> bool:
         """Whether the form was posted by a list's *Add a row* button (not Roll): if so it is

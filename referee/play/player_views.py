@@ -115,11 +115,13 @@ def _initial(binding, ctx: Context) -> dict:
 def _form(request, binding, campaign: Campaign, ctx: Context) -> PlayerRollForm:
     initial = _initial(binding, ctx)
     initial["visibility"] = "blind" if binding.secret(ctx) else "everyone"
-    prefilled = list(binding.prefill(ctx) if binding.prefill and ctx.objects else {})
+    prefilled = list(binding.prefilled(ctx))
     data = request.POST if request.method == "POST" else None
-    return PlayerRollForm(
+    form = PlayerRollForm(
         data, initial=initial, binding=binding, campaign=campaign, user=request.user, prefilled=prefilled
     )
+    form.show_sources(binding.sources(ctx))
+    return form
 
 
 def _render(request, campaign, binding, form, ctx, *, status=200, entry=None) -> HttpResponse:

@@ -120,7 +120,7 @@ def _initial(binding, ctx) -> dict:
 
 def _kept(binding, ctx, source) -> dict:
     """The form's values that the records in their roles do not pre-fill."""
-    prefilled = set(binding.prefill(ctx)) if binding.prefill and ctx.objects else set()
+    prefilled = set(binding.prefilled(ctx))
     kept = {}
     for spec in binding.procedure.contract.inputs:
         kind = spec.type.kind
@@ -239,6 +239,7 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
             if refresh:  # re-read the records; what the GM typed that they do not give stays
                 initial.update(_kept(binding, ctx(), request.GET))
             form = ProcedureForm(initial=initial, binding=binding, campaign=campaign, kept_choices=True)
+            form.show_sources(binding.sources(ctx()))
             form.fields["request_key"].initial = kept_forms.REQUEST_KEY_PLACEHOLDER
             return form
 

@@ -11,3 +11,92 @@ def designs_context(campaign) -> list[Design]:
     return list(
         Design.objects.in_campaign(campaign).only("code", "name", "unit_type", "document", "campaign")
     )
+
+
+# -- What a record's sheet answers for the procedures ------------------------------------
+# Read-only: each takes a unit's or ship's sheet (``record.sheet``, already normalised by
+# ``document.normalise``) and gives what a procedure's form is pre-filled with; ``None``
+# where the sheet does not say.
+
+# A 'Mech's locations as BattleSpace conversion names them.
+LOCATION_CODES = {
+    "Head": "HD",
+    "Center Torso": "CT",
+    "Left Torso": "LT",
+    "Right Torso": "RT",
+    "Left Arm": "LA",
+    "Right Arm": "RA",
+    "Left Leg": "LL",
+    "Right Leg": "RL",
+    "Front Left Leg": "LA",  # a quad's front legs carry what a biped's arms do
+    "Front Right Leg": "RA",
+    "Rear Left Leg": "LL",
+    "Rear Right Leg": "RL",
+    "Center Leg": "CT",
+}
+# Physical weapons a 'Mech swings (MegaMek lists them among the equipment).
+MELEE_WEAPONS = (
+    "hatchet",
+    "sword",
+    "mace",
+    "claws",
+    "talons",
+    "lance",
+    "retractable blade",
+    "flail",
+    "wrecking ball",
+)
+
+
+def heat_sinks_on(sheet: dict) -> dict | None:
+    """``{"count": n, "type": "single" | "double"}`` as the sheet gives them."""
+    sinks = (sheet or {}).get("heat_sinks")
+    return dict(sinks) if sinks else None
+
+
+def weapons_on(sheet: dict) -> list[dict]:
+    """The sheet's weapons still working: name, location, rear-mounted, how many."""
+    return [
+        {
+            "name": w["name"],
+            "location": w.get("location", ""),
+            "rear": bool(w.get("rear")),
+            "count": w.get("count", 1),
+        }
+        for w in (sheet or {}).get("weapons", [])
+        if not w.get("destroyed")
+    ]
+
+
+def melee_weapons_on(sheet: dict) -> list[dict]:
+    """The physical weapons among the sheet's equipment (a hatchet, a sword...)."""
+    return [
+        {"name": e["name"], "location": e.get("location", ""), "count": e.get("count", 1)}
+        for e in (sheet or {}).get("equipment", [])
+        if not e.get("destroyed") and e["name"].lower().startswith(MELEE_WEAPONS)
+    ]
+
+
+def conversion_weapons(sheet: dict) -> list[dict]:
+    """The sheet's weapons as BattleSpace conversion's rows (groundspace.convert): type,
+    location, rear, mounts, and the physical weapons as melee. Fire factor and heat are not
+    on a sheet: the conversion tables give them."""
+    rows = [
+        {
+            "type": w["name"],
+            "location": LOCATION_CODES.get(w["location"], "CT"),
+            "rear": w["rear"],
+            "mounts": w["count"],
+        }
+        for w in weapons_on(sheet)
+    ]
+    rows += [
+        {
+            "type": m["name"],
+            "location": LOCATION_CODES.get(m["location"], "CT"),
+            "mounts": m["count"],
+            "melee": True,
+        }
+        for m in melee_weapons_on(sheet)
+    ]
+    return rows

@@ -14,7 +14,18 @@ from django.urls import reverse
 import rules
 from referee.fleet.models import Unit
 from referee.play import wording
-from referee.play.bindings import Binding, BindingList, Context, Role, Ruling
+from referee.play.bindings import (
+    FROM_THE_RECORD,
+    FROM_THE_SHEET,
+    Binding,
+    BindingList,
+    Context,
+    Missing,
+    Role,
+    Ruling,
+    Sourced,
+)
+from referee.sheets import selectors as sheets
 
 from . import catalog
 from .models import Battlefield, Hex, UnitPlacement
@@ -282,17 +293,47 @@ BINDINGS.add(
 
 
 def _heat_prefill(ctx: Context) -> dict:
-    """Engine hits from the unit; temperature and the GM's weather heat rows from its hex.
-    Magma heat is left out: terrain.magma puts it on the unit itself."""
+    """Heat sinks (count and type) and engine hits from the unit's sheet, its weapons named
+    for the GM to add the heat of those fired; temperature and the GM's weather heat rows
+    from its hex. Magma heat is left out: terrain.magma puts it on the unit itself."""
     values = {}
     if (unit := ctx.objects.get("unit")) is not None:
-        if unit.engine_type == "fusion":
-            values["fusion_engine_hits"] = min(2, unit.engine_hits)
-        else:
-            values["ice_engine_hits"] = unit.engine_hits
+        values.update(unit_heat(unit))
     if (hex_ := ctx.objects.get("hex")) is not None:
         values["ambient_c"] = hex_.battlefield.ambient_c
         values["other_heat"] = read_hex(hex_).other_heat
+    return values
+
+
+def unit_heat(unit: Unit) -> dict:
+    """What a 'Mech's sheet (or, without one, its record) answers of the Heat Phase."""
+    source = FROM_THE_SHEET if unit.sheet else FROM_THE_RECORD
+    values = {}
+    hits = min(2, unit.engine_hits) if unit.engine_type == "fusion" else unit.engine_hits
+    values["fusion_engine_hits" if unit.engine_type == "fusion" else "ice_engine_hits"] = Sourced(
+        hits, source
+    )
+    sinks = sheets.heat_sinks_on(unit.sheet)
+    if sinks is None:
+        lacking = Missing(
+            f"{unit.name} has no record sheet to give its heat sinks: import its unit file "
+            "(Import unit files) or give it a sheet, or type them here."
+        )
+        values["single_sinks_operational"] = values["double_sinks_operational"] = lacking
+    else:
+        kept, other = ("double", "single") if sinks["type"] == "double" else ("single", "double")
+        values[f"{kept}_sinks_operational"] = Sourced(sinks["count"], FROM_THE_SHEET)
+        values[f"{other}_sinks_operational"] = Sourced(0, FROM_THE_SHEET)
+    weapons = sheets.weapons_on(unit.sheet)
+    if weapons:
+        named = wording.prose(f"{w['count']} × {w['name']}" if w["count"] > 1 else w["name"] for w in weapons)
+        values["weapon_heat"] = Missing(
+            f"The sheet's weapons: {named}. Add the heat of those fired this turn."
+        )
+    elif not unit.sheet:
+        values["weapon_heat"] = Missing(
+            f"{unit.name} has no record sheet to name its weapons: type the heat of those fired this turn."
+        )
     return values
 
 

@@ -92,6 +92,28 @@ class Precondition:
 
 
 @dataclass(frozen=True)
+class Sourced:
+    """A pre-filled value with where it came from, as the form says it ("from the sheet")."""
+
+    value: Any
+    source: str
+
+
+FROM_THE_SHEET = "from the sheet"
+FROM_THE_RECORD = "from the record"
+FROM_THE_MAP = "from the map"
+TYPED = "typed by the GM"
+
+
+@dataclass(frozen=True)
+class Missing:
+    """An input the campaign cannot answer: the form leaves it blank and says what is
+    missing and how to supply it, instead of a zero that looks like data."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Ruling:
     """A value the rules leave to the GM that the campaign does not hold yet (a terrain row
     the rulebook names without printing): the form asks for it, with a link to where the
@@ -140,17 +162,42 @@ class Binding:
     # What the GM must rule on before the roll (rows the rulebook does not print).
     rulings: Callable[[Context], list[Ruling]] | None = None
 
-    def measurements(self, ctx: Context, inputs: dict) -> dict[str, str]:
-        """For each measured input given, "from the map" or "typed by the GM"."""
-        if not self.measured or self.prefill is None or not ctx.objects:
-            return {}
-        mapped = self.prefill(ctx)
+    def _read(self, ctx: Context) -> dict:
+        return self.prefill(ctx) if self.prefill is not None and ctx.objects else {}
+
+    def prefilled(self, ctx: Context) -> dict:
+        """The values the records in their roles give (what they cannot give left out)."""
         return {
-            name: "from the map"
-            if mapped.get(name) is not None and mapped[name] == inputs[name]
-            else "typed by the GM"
-            for name in self.measured
-            if inputs.get(name) is not None
+            name: value.value if isinstance(value, Sourced) else value
+            for name, value in self._read(ctx).items()
+            if not isinstance(value, Missing)
+        }
+
+    def sources(self, ctx: Context) -> dict[str, str | Missing]:
+        """Where each pre-filled input came from ("from the sheet", "from the map"), and for
+        an input the campaign cannot answer, what is missing."""
+        found: dict[str, str | Missing] = {}
+        for name, value in self._read(ctx).items():
+            if isinstance(value, Missing):
+                found[name] = value
+            elif isinstance(value, Sourced):
+                found[name] = value.source
+            elif name in self.measured and value is not None:
+                found[name] = FROM_THE_MAP
+        return found
+
+    def measurements(self, ctx: Context, inputs: dict) -> dict[str, str]:
+        """For each input the map or the sheet gives, whether the roll used that figure
+        ("from the map", "from the sheet") or one the GM typed."""
+        sources = {k: v for k, v in self.sources(ctx).items() if isinstance(v, str)}
+        sources.update({name: TYPED for name in self.measured if name not in sources and ctx.objects})
+        if not sources:
+            return {}
+        given = self.prefilled(ctx)
+        return {
+            name: source if given.get(name) is not None and given[name] == inputs[name] else TYPED
+            for name, source in sources.items()
+            if inputs.get(name) is not None and source in (FROM_THE_MAP, FROM_THE_SHEET)
         }
 
     def rulings_needed(self, ctx: Context) -> list[Ruling]:
@@ -176,7 +223,10 @@ class Binding:
         if not self.roles:
             values.update(self.procedure.example)
         if self.prefill:
-            values.update({k: v for k, v in self.prefill(ctx).items() if k in known})
+            values.update({k: v for k, v in self.prefilled(ctx).items() if k in known})
+            for name, source in self.sources(ctx).items():  # what is missing shows blank, not 0
+                if isinstance(source, Missing) and name in known:
+                    values[name] = None
         return values
 
 

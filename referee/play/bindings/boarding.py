@@ -3,9 +3,23 @@
 from __future__ import annotations
 
 from referee.fleet.models import Ship, Unit
+from referee.sheets import selectors as sheets
 
+from .. import wording
 from ..families import Family
-from . import Binding, BindingList, Context, NextStep, Precondition, Role, subject
+from . import (
+    FROM_THE_RECORD,
+    FROM_THE_SHEET,
+    Binding,
+    BindingList,
+    Context,
+    Missing,
+    NextStep,
+    Precondition,
+    Role,
+    Sourced,
+    subject,
+)
 
 BINDINGS = BindingList()
 
@@ -58,8 +72,26 @@ BINDINGS.add(
 
 
 def _landed_prefill(ctx: Context) -> dict:
+    """Where the unit landed; its damage per arc and its melee weapons named from its
+    sheet, left for the GM where the sheet does not give the figures."""
     unit = ctx.objects.get("unit")
-    return {"location": unit.landed_location} if unit and unit.landed_location else {}
+    if unit is None:
+        return {}
+    values = {"location": unit.landed_location} if unit.landed_location else {}
+    arcs = Missing(
+        f"Its short-range damage in this arc: the BattleSpace fire factors of {unit.name}'s weapons "
+        "here (Convert to BattleSpace gives them)."
+    )
+    values.update(nose_s=arcs, lw_s=arcs, rw_s=arcs)
+    melee = sheets.melee_weapons_on(unit.sheet)
+    if melee:
+        named = wording.prose(m["name"] for m in melee)
+        values["melee_damage"] = Missing(
+            f"The sheet's melee weapons: {named}. Type the BattleTech damage of each."
+        )
+    elif not unit.sheet:
+        values["melee_damage"] = Missing(NO_SHEET.format(unit=unit.name, what="melee weapons"))
+    return values
 
 
 BINDINGS.add(
@@ -89,15 +121,38 @@ BINDINGS.add(
 
 
 def _convert_prefill(ctx: Context) -> dict:
+    """Armour, jump MP, heat sinks and weapons from the unit's sheet (its record's own
+    figures where it has none). Fire factor and heat per weapon are the conversion
+    tables', not the sheet's: their cells are left for the GM."""
     unit = ctx.objects.get("unit")
     if unit is None:
         return {}
-    values = {"unit_kind": UNIT_KIND.get(unit.kind), "jump_mp": unit.jump_mp}
-    if unit.kind == "battle_armor":
-        values["armor_factor_per_trooper"] = unit.armor_factor
-    else:
-        values["armor_factor"] = unit.armor_factor
+    source = FROM_THE_SHEET if unit.sheet else FROM_THE_RECORD
+    values = {
+        "unit_kind": Sourced(UNIT_KIND.get(unit.kind), FROM_THE_RECORD),
+        "jump_mp": Sourced(unit.jump_mp, source),
+    }
+    armour = "armor_factor_per_trooper" if unit.kind == "battle_armor" else "armor_factor"
+    values[armour] = Sourced(unit.armor_factor, source)
+    sinks = sheets.heat_sinks_on(unit.sheet)
+    if unit.kind == "battlemech":
+        values["heat_sinks"] = (
+            Sourced(sinks["count"], FROM_THE_SHEET)
+            if sinks
+            else Missing(NO_SHEET.format(unit=unit.name, what="heat sinks"))
+        )
+    weapons = sheets.conversion_weapons(unit.sheet)
+    if weapons:
+        values["weapons"] = Sourced(weapons, FROM_THE_SHEET)
+    elif not unit.sheet:
+        values["weapons"] = Missing(NO_SHEET.format(unit=unit.name, what="weapons"))
     return values
+
+
+NO_SHEET = (
+    "{unit} has no record sheet to give its {what}: import its unit file (Import unit files) "
+    "or give it a sheet, or type them here."
+)
 
 
 BINDINGS.add(

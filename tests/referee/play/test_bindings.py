@@ -10,7 +10,7 @@ from referee.fleet.models import Marker
 from referee.play import services
 from referee.play.models import LogEntry
 from tests.factories import ShipFactory, StarSystemFactory, UnitFactory
-from tests.referee.conftest import htmx
+from tests.referee.conftest import htmx, typed
 
 pytestmark = pytest.mark.django_db
 
@@ -200,7 +200,7 @@ class TestOdds:
         data = {
             "visibility": "everyone",
             "unit_type": "battlemech",
-            "movement_path": '["crust"]',
+            **typed("terrain.magma", "movement_path", ["crust"]),
             "entry": "walk_run",
         }
         # Whether it falls through: exact (the eight locations' damage dice cannot change it).
