@@ -159,6 +159,8 @@ class RowsWidget(forms.Widget):
             if not m:
                 continue
             row, column = m.groups()
+            if self.fixed is not None and row not in self.fixed:
+                continue  # a 2D6 table has the totals 2 to 12 only
             if column == "remove":
                 removed.append(row)
             elif column == "row" or any(c.name == column for c in self.columns):
@@ -166,6 +168,8 @@ class RowsWidget(forms.Widget):
         try:
             blank = int(data.get(f"{name}-blank", BLANK_ROWS))
         except (TypeError, ValueError):
+            blank = BLANK_ROWS
+        if blank < 0:
             blank = BLANK_ROWS
         if data.get(ADD_ROW) == name:
             blank += 1
