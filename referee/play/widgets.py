@@ -34,6 +34,7 @@ MAX_BLANK_ROWS = 20  # however many times "Add a row" was pressed
 INDEX = r"(\d{1,4})"  # a row's number in a cell's name; anything longer names no row
 WHOLE = re.compile(r"[+-]?\d{1,16}")
 TOTALS = schema.TABLE_KEYS
+UNSHOWABLE = re.compile("[\x00\ud800-\udfff]")  # a NUL or a broken character, shown back
 # Lists of named values whose order and repeats matter (the hexes a 'Mech crosses, in
 # order): rows of choices, where other such lists are sets of checkboxes.
 SEQUENCES = {("terrain.magma", "movement_path")}
@@ -212,6 +213,7 @@ class RowsWidget(forms.Widget):
 
     def _cell(self, name: str, row: str, column: Column, text: str, label: str) -> str:
         cell = f"{name}-{row}-{column.name}"
+        text = UNSHOWABLE.sub("", text)  # typed back as it was, less what no page can hold
         error = self.cell_errors.get((row, column.name), "")
         described = format_html(' aria-invalid="true" aria-describedby="{}_error"', cell) if error else ""
         if column.kind == "bool":

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from django import forms
+from django.forms.utils import ErrorDict
 
+from referee.campaigns.forms import InputLimitsMixin
 from referee.fleet.forms import CampaignScopedForm
 from referee.fleet.models import Ship, Unit
+from referee.play import widgets
+from rules import schema
 
 from . import document
 from .models import Design
@@ -81,3 +85,54 @@ class DesignFromRecordForm(CampaignScopedForm):
 
     def clean_name(self) -> str:
         return DesignForm.clean_name(self)
+
+
+# A sheet's lists as rows of fields (the sheet's own JSON is the unit files' and the
+# engine's format, never a box a GM types into): weapons, equipment and bays.
+SHEET_LISTS = {
+    "weapons": (
+        "Weapons",
+        'list[object{name: str, location: str = "", rear: bool = false, count: int = 1, bay: str = "", '
+        "destroyed: bool = false}]",
+    ),
+    "equipment": (
+        "Equipment",
+        'list[object{name: str, location: str = "", count: int = 1, shots: int|null = null, rear: bool = false, '
+        "destroyed: bool = false}]",
+    ),
+    "bays": ("Bays", "list[object{type: str, capacity: float = 0, doors: int = 0, used: float|null = null}]"),
+}
+
+
+class SheetListsForm(InputLimitsMixin, forms.Form):
+    """The weapons, equipment and bays of a sheet, a row each, for what the adjustments above
+    do not reach; the sheet as a whole is checked (``document.normalise``) before it is kept."""
+
+    def __init__(self, *args, doc: dict, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.doc = doc
+        for name, (label, type_text) in SHEET_LISTS.items():
+            if name == "bays" and not doc.get("bays") and doc.get("unit_type") not in document.SHIP_TYPES:
+                continue
+            spec = schema.Input(name, schema.parse_type(type_text), default=[])
+            self.fields[name] = widgets.RowsField(spec, "", label=label, required=False)
+            self.initial.setdefault(name, doc.get(name, []))
+
+    def adds_a_row(self) -> bool:
+        """Posted by a list's *Add a row*: read (to show again as typed), without errors."""
+        if not self.is_bound or self.data.get(widgets.ADD_ROW) not in self.fields:
+            return False
+        self.full_clean()
+        self._errors = ErrorDict()
+        for field in self.fields.values():
+            field.widget.cell_errors = {}
+        return True
+
+    def sheet(self) -> dict:
+        """The sheet with its lists as typed (optional values left blank left out)."""
+        doc = dict(self.doc)
+        for name in self.fields:
+            doc[name] = [
+                {k: v for k, v in row.items() if v is not None and v != ""} for row in self.cleaned_data[name]
+            ]
+        return doc

@@ -5,14 +5,12 @@ started from one."""
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 
-import rules
 from referee import htmx
 from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.models import Campaign
@@ -21,12 +19,12 @@ from referee.play.services import PlayError
 
 from . import diagram, document, services
 from .effects import current
+from .forms import SheetListsForm
 from .models import Design
 
 SHEET = "sheets/sheet.html"
 PICK = "sheets/pick.html"
 MODELS = {"units": Unit, "ships": Ship, "designs": Design}
-MAX_SHEET_JSON = 20_000
 
 # The BattleTech heat scale: what each level of heat does, as a record sheet prints it.
 HEAT_SCALE = (
@@ -100,21 +98,16 @@ def _sheet_context(campaign: Campaign, role: str, kind: str, record, **extra) ->
         "heat_cells": [(n, n <= heat and heat > 0) for n in range(31)],
         "pilot_hits": [(n, roll, n <= pilot.get("hits", 0)) for n, roll in PILOT_HITS],
         "sheet_url": reverse("sheets:sheet", args=[campaign.code, kind, record.code]),
-        "sheet_json": "",
         **extra,
     }
     if role == "gm" and doc:
-        context["sheet_json"] = extra.get("sheet_json") or document_json(doc)
+        context["lists_form"] = SheetListsForm(doc=doc)
     if role == "gm" and not doc and kind != "designs":
         record_kind = "unit" if kind == "units" else "ship"
         context["designs"] = [
             d for d in Design.objects.in_campaign(campaign).order_by("name") if d.record == record_kind
         ]
     return context
-
-
-def document_json(doc: dict) -> str:
-    return json.dumps(doc, indent=1, ensure_ascii=False)
 
 
 @member_view("GET")
@@ -126,11 +119,11 @@ def sheet_page(
     return htmx.page(request, SHEET, context, partial="sheet-panel")
 
 
-def _answer(request, campaign, kind, record, *, error: str = "", message: str = "", sheet_json: str = ""):
+def _answer(request, campaign, kind, record, *, error: str = "", message: str = "", lists_form=None):
     record.refresh_from_db()
     context = _sheet_context(campaign, "gm", kind, record, error=error, message=message)
-    if sheet_json:
-        context["sheet_json"] = sheet_json
+    if lists_form is not None:
+        context["lists_form"] = lists_form
     return htmx.page(request, SHEET, context, partial="sheet-panel", status=422 if error else 200)
 
 
@@ -194,29 +187,19 @@ def sheet_adjust(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, o
 
 
 @gm_view("POST")
-def sheet_json(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
-    """The whole sheet as JSON, for what the editor's fields do not reach (weapons, slots)."""
+def sheet_lists(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
+    """The sheet's weapons, equipment and bays, a row each, for what the adjustments above
+    do not reach: checked cell by cell, then the sheet as a whole, then kept (logged)."""
     record = _record(campaign, "gm", kind, obj_code)
-    text = request.POST.get("document", "")
-    if "\x00" in text:
-        return _answer(
-            request, campaign, kind, record, error="The sheet holds a NUL character, which cannot be stored."
-        )
+    form = SheetListsForm(request.POST, doc=current(record))
+    if form.adds_a_row():  # "Add a row": the lists again, as typed, with one more blank row
+        return _answer(request, campaign, kind, record, lists_form=form)
+    if not form.is_valid():
+        return _answer(request, campaign, kind, record, error="Check the rows marked below.", lists_form=form)
     try:
-        doc = rules.schema.parse_json_text(text, "sheet")
-    except rules.InputError as error:
-        return _answer(
-            request,
-            campaign,
-            kind,
-            record,
-            error=f"The sheet {error.message}.",
-            sheet_json=text[:MAX_SHEET_JSON],
-        )
-    try:
-        entry = services.sheet_update(campaign=campaign, record=record, doc=doc, actor=request.user)
+        entry = services.sheet_update(campaign=campaign, record=record, doc=form.sheet(), actor=request.user)
     except PlayError as error:
-        return _answer(request, campaign, kind, record, error=str(error), sheet_json=text)
+        return _answer(request, campaign, kind, record, error=str(error), lists_form=form)
     message = "Saved to the log: undo it there." if entry else "Nothing changed."
     return _answer(request, campaign, kind, record, message=message)
 

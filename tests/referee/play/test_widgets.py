@@ -286,6 +286,14 @@ class TestThroughTheForm:
         assert 'data-testid="error-weapons-0-mounts">Enter a whole number.</div>' in response.text
         assert not LogEntry.objects.filter(campaign=cast.campaign).exists()
 
+    def test_a_nul_typed_in_a_cell_is_refused_and_not_shown_back(self, cast):
+        mech = UnitFactory(campaign=cast.campaign, kind="battlemech")
+        data = {"unit_kind": "mech", **typed(CONVERT, "weapons", [WEAPON]), "weapons-0-type": "AC\x00/20"}
+        response = post(cast, CONVERT, data, unit=mech)
+        assert response.status_code == 422
+        assert "This holds a character that cannot be stored." in response.text
+        assert "\x00" not in response.text and 'value="AC/20"' in response.text
+
     def test_the_odds_read_the_rows(self, cast):
         ship = ShipFactory(campaign=cast.campaign)
         url = reverse("play:odds", args=[cast.campaign.code, "jump.nonstandard_arrival"])

@@ -3,7 +3,7 @@ the GM's adjustments (bounds, undo) and designs."""
 
 from __future__ import annotations
 
-import json
+import html
 from pathlib import Path
 
 import pytest
@@ -11,9 +11,10 @@ from django.contrib.staticfiles import finders
 from django.urls import reverse
 
 from referee.fleet.models import Ship, Unit
-from referee.play import services
+from referee.play import services, widgets
 from referee.play.models import LogEntry
 from referee.sheets import classes, document
+from referee.sheets.forms import SheetListsForm
 from referee.sheets.models import Design
 from tests.factories import ShipFactory, UnitFactory
 from tests.referee.conftest import htmx
@@ -322,45 +323,63 @@ class TestTheEditor:
         assert unit.sheet == classes.victor_vtr_9k()
         assert LogEntry.objects.count() == before
 
+    def lists(self, doc: dict, **changes) -> dict:
+        """The sheet's lists as its form posts them, row by row, with ``changes`` laid over."""
+        form = SheetListsForm(doc=doc)
+        data = {}
+        for name, field in form.fields.items():
+            data.update(widgets.posted(field, name, doc.get(name, [])))
+        return {**data, **changes}
+
     @pytest.mark.parametrize(
-        "text,words",
+        "cell,text,words",
         [
-            ("[" * 5000 + "]" * 5000, "nested more than"),
-            (
-                '{"unit_type": "mech", "tonnage": 80, "source": {"extra": '
-                + '{"a":' * 6
-                + "1"
-                + "}" * 6
-                + "}}",
-                "nested",
-            ),
-            ("not json", "not valid JSON"),
-            ('{"unit_type": "mech", "tonnage": NaN}', "finite"),
-            ('{"unit_type": "mech", "tonnage": 1e999}', "finite"),
-            ('{"unit_type": "vehicle"}', "another type"),
-            ("x" * 30000, "characters long"),
+            ("weapons-0-count", "many", "Enter a whole number."),
+            ("weapons-0-count", "-3", "The number of"),
+            ("weapons-0-name", "Laser\x00", "cannot be stored"),
+            ("weapons-0-location", "Left pocket", "which this unit does not have"),
+            ("weapons-0-name", "x" * 300, "At most 200 characters"),
+            ("equipment-0-shots", "1e999", "Enter a whole number."),
         ],
     )
-    def test_the_json_box_refuses_junk(self, cast, text, words):
-        design = Design.objects.create(
-            campaign=cast.campaign, name="Victor", unit_type="mech", document=classes.victor_vtr_9k()
-        )
+    def test_the_lists_refuse_junk_beside_the_row(self, cast, cell, text, words):
+        unit = victor(cast)
         before = LogEntry.objects.count()
-        response = cast.client("gm").post(
-            sheet_url(cast, design, "designs", "json"), {"document": text}, **htmx()
-        )
+        response = self.post(cast, unit, self.lists(unit.sheet, **{cell: text}), action="lists")
         assert response.status_code == 422, response.text[:300]
-        assert words in response.text
+        assert words in html.unescape(response.text) and "\x00" not in response.text
+        unit.refresh_from_db()
+        assert unit.sheet == classes.victor_vtr_9k()
         assert LogEntry.objects.count() == before
 
-    def test_the_json_box_takes_a_whole_sheet(self, cast):
+    def test_more_than_a_hundred_rows_are_refused(self, cast):
         unit = victor(cast)
-        doc = classes.victor_vtr_9k()
-        doc["weapons"].append({"name": "Small Laser", "location": "Head"})
-        response = self.post(cast, unit, {"document": json.dumps(doc)}, action="json")
+        rows = {f"weapons-{n}-name": f"Laser {n}" for n in range(101)}
+        response = self.post(cast, unit, {**self.lists(unit.sheet), **rows}, action="lists")
+        assert response.status_code == 422
+        assert "At most 100 rows are allowed" in response.text
+
+    def test_a_weapon_row_added_is_kept_on_the_sheet_and_logged(self, cast):
+        unit = victor(cast)
+        n = len(unit.sheet["weapons"])
+        data = self.lists(unit.sheet, **{f"weapons-{n}-name": "Small Laser", f"weapons-{n}-location": "Head"})
+        response = self.post(cast, unit, data, action="lists")
         assert response.status_code == 200
         unit.refresh_from_db()
-        assert unit.sheet["weapons"][-1]["name"] == "Small Laser"
+        assert unit.sheet["weapons"][-1]["name"] == "Small Laser" and len(unit.sheet["weapons"]) == n + 1
+        assert unit.sheet["weapons"][:n] == classes.victor_vtr_9k()["weapons"]
+
+    def test_a_removed_row_leaves_the_sheet(self, cast):
+        unit = victor(cast)
+        response = self.post(cast, unit, self.lists(unit.sheet, **{"weapons-0-remove": "on"}), action="lists")
+        assert response.status_code == 200
+        unit.refresh_from_db()
+        assert unit.sheet["weapons"] == classes.victor_vtr_9k()["weapons"][1:]
+
+    def test_the_sheet_page_has_no_json_box(self, cast):
+        unit = victor(cast)
+        page = cast.client("gm").get(sheet_url(cast, unit)).text
+        assert "<textarea" not in page and 'data-testid="rows-weapons"' in page
 
     def test_players_cannot_adjust(self, cast):
         unit = victor(cast)
