@@ -280,7 +280,7 @@ def prepare_menus(objects: list[models.Model]) -> None:
 
 def bindings_for(obj: models.Model) -> list[Binding]:
     """The bindings whose first role this record can fill (its Roll… menu)."""
-    return [b for b in _BINDINGS.values() if b.roles and b.label and b.roles[0].accepts(obj)]
+    return [b for b in _BINDINGS.values() if b.label and b.offered_to(obj)]
 
 
 def has_menu(obj: models.Model) -> bool:

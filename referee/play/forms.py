@@ -231,6 +231,8 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
             for role in binding.roles:
                 what = f"{role.model._meta.label}:{role.kind_field}:{role.kinds!r}"
                 fields[role.name].choices = kept_record_choices(campaign, what, fields[role.name])
+                if role.when_none and not [c for c, _ in fields[role.name].choices if c]:
+                    fields[role.name].missing = role.when_none  # an empty list says why
             for extra in binding.extras:
                 what = f"{extra.model._meta.label}"
                 fields[extra.name].choices = kept_record_choices(campaign, what, fields[extra.name])
@@ -276,7 +278,10 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
             if name not in self.input_names:
                 continue
             if isinstance(source, Missing):
-                self.fields[name].missing = source.text
+                field = self.fields[name]
+                field.missing = source.text
+                if isinstance(field, forms.ChoiceField) and field.choices and field.choices[0][0] != "":
+                    field.choices = [("", "—"), *field.choices]  # no first choice taken for the answer
             else:
                 self.fields[name].source = source
 

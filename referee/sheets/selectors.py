@@ -100,3 +100,24 @@ def conversion_weapons(sheet: dict) -> list[dict]:
         for m in melee_weapons_on(sheet)
     ]
     return rows
+
+
+# How a unit moves, as the movement tables name it: a 'Mech's configuration, a vehicle's
+# motion type (MegaMek's spellings).
+MOTIONS = {
+    "tracked": "tracked",
+    "wheeled": "wheeled",
+    "hover": "hover",
+    "vtol": "vtol",
+    "naval": "naval",
+    "hydrofoil": "naval",
+    "submarine": "naval",
+}
+
+
+def moves_as(sheet: dict) -> str | None:
+    """``battlemech_biped``, ``battlemech_quad``, ``tracked``, ``hover``... where the sheet says."""
+    sheet = sheet or {}
+    if sheet.get("unit_type") == "mech":
+        return "battlemech_quad" if sheet.get("config") == "Quad" else "battlemech_biped"
+    return MOTIONS.get(str(sheet.get("motion", "")).strip().lower())

@@ -70,13 +70,21 @@ def _ground(ctx: Context, role: str = "hex") -> dict:
 # --- terrain.hex_modifiers -------------------------------------------------------------
 
 
-def _unit_type(unit: Unit) -> str | None:
-    """The movement table's unit type, where the unit record tells it (a vehicle's
-    motive type is not recorded: the GM picks wheeled, tracked, hover...)."""
+def _unit_type(unit: Unit) -> str | Sourced | None:
+    """The movement table's unit type: how the sheet says the unit moves (a Quad, a hover
+    tank), else what its record's kind tells (a vehicle's motive type it does not: the GM
+    picks wheeled, tracked, hover...; a tank is never taken for a two-legged 'Mech)."""
+    if (moves := sheets.moves_as(unit.sheet)) is not None:
+        return Sourced(moves, FROM_THE_SHEET)
     if unit.kind == "battlemech":
-        return "battlemech_biped"
+        return Sourced("battlemech_biped", FROM_THE_RECORD)
     if unit.kind in ("infantry", "battle_armor"):
-        return "infantry_jump" if unit.jump_mp else "infantry_foot"
+        return Sourced("infantry_jump" if unit.jump_mp else "infantry_foot", FROM_THE_RECORD)
+    if unit.kind == "vehicle":
+        return Missing(
+            f"How {unit.name} moves (wheeled, tracked, hover...) is not on its record: give it a sheet "
+            "from its unit file, or choose it here."
+        )
     return None
 
 

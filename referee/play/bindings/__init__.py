@@ -34,6 +34,8 @@ class Role:
     kinds: tuple[str, ...] = ()  # only objects of these kinds (empty: any)
     kind_field: str = "kind"  # the model field the kinds are read from
     required: bool = True
+    # Said where the campaign has no record for the role: which records take the roll.
+    when_none: str = ""
 
     def choices(self, campaign: Campaign) -> models.QuerySet:
         qs = self.model.objects.in_campaign(campaign)
@@ -161,6 +163,9 @@ class Binding:
     measured: tuple[str, ...] = ()
     # What the GM must rule on before the roll (rows the rulebook does not print).
     rulings: Callable[[Context], list[Ruling]] | None = None
+    # Whether a record in the first role may take the roll at all, from its kind and sheet
+    # (a fighter detects no emergence wave): its Roll… menu offers only what it may.
+    offered: Callable[[models.Model], bool] | None = None
 
     def _read(self, ctx: Context) -> dict:
         return self.prefill(ctx) if self.prefill is not None and ctx.objects else {}
@@ -199,6 +204,10 @@ class Binding:
             for name, source in sources.items()
             if inputs.get(name) is not None and source in (FROM_THE_MAP, FROM_THE_SHEET)
         }
+
+    def offered_to(self, obj: models.Model) -> bool:
+        """Whether ``obj`` fills the first role and its kind and sheet allow the roll."""
+        return bool(self.roles) and self.roles[0].accepts(obj) and (self.offered is None or self.offered(obj))
 
     def rulings_needed(self, ctx: Context) -> list[Ruling]:
         """What the records in their roles leave for the GM to rule on first."""

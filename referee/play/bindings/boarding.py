@@ -26,6 +26,8 @@ BINDINGS = BindingList()
 BOARDERS = ("battlemech", "battle_armor")
 UNIT_KIND = {"battlemech": "mech", "battle_armor": "battle_armor"}
 BOARDABLE = ("dropship", "warship", "jumpship")
+ONLY_BOARDERS = "Only BattleMechs and battle armour board ships: the campaign has none yet."
+ONLY_BOARDABLE = "Only DropShips, WarShips and JumpShips are boarded: the campaign has none yet."
 
 
 def _landing_prefill(ctx: Context) -> dict:
@@ -52,8 +54,8 @@ BINDINGS.add(
     Binding(
         "boarding.landing",
         roles=(
-            Role("unit", Unit, "Boarding unit", targets=("unit",), kinds=BOARDERS),
-            Role("target", Ship, "Target ship", kinds=BOARDABLE),
+            Role("unit", Unit, "Boarding unit", targets=("unit",), kinds=BOARDERS, when_none=ONLY_BOARDERS),
+            Role("target", Ship, "Target ship", kinds=BOARDABLE, when_none=ONLY_BOARDABLE),
         ),
         label="Board a ship",
         prefill=_landing_prefill,

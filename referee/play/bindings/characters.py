@@ -24,7 +24,14 @@ BINDINGS.add(
         "gforce.threshold",
         roles=(
             Role(
-                "character", Character, "Character", targets=("character",), kinds=G_ROLES, kind_field="role"
+                "character",
+                Character,
+                "Character",
+                targets=("character",),
+                kinds=G_ROLES,
+                kind_field="role",
+                when_none="Only aerospace pilots, crew and passengers take G-force checks: "
+                "give a character one of those roles on its record.",
             ),
         ),
         label="G-force check",

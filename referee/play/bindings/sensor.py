@@ -60,6 +60,10 @@ def _detector_fields(detector: Ship | None) -> dict:
     }
 
 
+def _large_military(ship: Ship) -> bool:
+    return ship.military and ship.kind in LARGE_MILITARY
+
+
 def _emergence_prefill(ctx: Context) -> dict:
     detector, target = _pair(ctx)
     values = {"distance_au": _distance_au(ctx), **_detector_fields(detector)}
@@ -112,6 +116,8 @@ for procedure_id, label, prefill in (
             secret=_hidden_side,
             next_step=_next_detector,
             measured=("distance_au", "distance_km"),
+            # Only a large military vessel detects an emergence wave (the engine refuses others).
+            offered=_large_military if procedure_id == "sensor.emergence_wave" else None,
         )
     )
 

@@ -16,6 +16,7 @@ from referee.fleet.models import Unit
 from referee.play.models import LogEntry
 from tests.factories import ShipFactory, UnitFactory
 from tests.referee.conftest import form_data, htmx, shown
+from tests.referee.terrain.factories import BattlefieldFactory, HexFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -155,3 +156,57 @@ class TestLandedAttack:
         for arc in ("nose_s", "lw_s", "rw_s"):
             assert value_of(page, arc) == ""
             assert "Convert to BattleSpace gives them" in missing_of(page, arc)
+
+
+def a_hex(cast):
+    field = BattlefieldFactory(campaign=cast.campaign)
+    return HexFactory(campaign=cast.campaign, battlefield=field)
+
+
+class TestUnitType:
+    def test_a_tank_is_never_taken_for_a_two_legged_mech(self, cast):
+        tank = UnitFactory(campaign=cast.campaign, kind="vehicle", name="Bulwark")
+        hex_ = a_hex(cast)
+        page = form(cast, "terrain.hex_modifiers", hex=hex_, unit=tank)
+        select = re.search(r'<select name="unit_type"[^>]*>(.*?)</select>', page, re.S).group(1)
+        assert not re.search(r'<option value="battlemech_biped" selected', select)
+        assert "How Bulwark moves (wheeled, tracked, hover...) is not on its record" in missing_of(
+            page, "unit_type"
+        )
+
+    def test_the_sheets_motion_type_is_the_unit_type(self, cast):
+        tank = UnitFactory(
+            campaign=cast.campaign,
+            kind="vehicle",
+            name="Bulwark",
+            sheet={"unit_type": "vehicle", "motion": "Hover"},
+        )
+        page = form(cast, "terrain.hex_modifiers", hex=a_hex(cast), unit=tank)
+        assert re.search(r'<option value="hover" selected', page)
+        assert source_of(page, "unit_type") == "From the sheet"
+
+    def test_a_quad_mech_is_a_quad(self, cast, victor):
+        victor.sheet = {**victor.sheet, "config": "Quad"}
+        victor.save()
+        page = form(cast, "terrain.hex_modifiers", hex=a_hex(cast), unit=victor)
+        assert re.search(r'<option value="battlemech_quad" selected', page)
+
+
+class TestRollMenu:
+    def test_a_fighter_is_not_offered_detect_emergence_and_a_warship_is(self, cast):
+        from referee.play import families
+
+        fighters = ShipFactory(campaign=cast.campaign, kind="fighter_squadron", military=True)
+        warship = ShipFactory(campaign=cast.campaign, kind="warship", military=True)
+        merchant = ShipFactory(campaign=cast.campaign, kind="jumpship", military=False)
+        offered = lambda ship: {b.procedure_id for b in families.bindings_for(ship)}  # noqa: E731
+        assert "sensor.emergence_wave" not in offered(fighters)
+        assert "sensor.emergence_wave" not in offered(merchant)
+        assert "sensor.emergence_wave" in offered(warship)
+        assert "sensor.active_radar" in offered(fighters)  # what a fighter may roll stays
+
+    def test_an_empty_choice_list_says_why(self, cast):
+        page = form(cast, "gforce.threshold")
+        assert missing_of(page, "character") == (
+            "Only aerospace pilots, crew and passengers take G-force checks: give a character one of those roles on its record."
+        )
