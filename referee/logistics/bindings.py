@@ -14,9 +14,19 @@ import math
 from datetime import timedelta
 
 from referee.fleet.models import EngineType, Ship, Unit, UnitKind
-from referee.play.bindings import Binding, BindingList, Context, Role
+from referee.play.bindings import (
+    FROM_THE_RECORD,
+    FROM_THE_SHEET,
+    Binding,
+    BindingList,
+    Context,
+    Missing,
+    Role,
+    Sourced,
+)
 from referee.play.families import EffectRule
 from referee.play.services import PlayError
+from referee.sheets import selectors as sheets
 
 from .models import ShipStores, UnitRefit
 
@@ -204,11 +214,35 @@ class FusionMechRole(Role):
 MECH = (UnitKind.BATTLEMECH.value,)
 
 
+def sheet_engine(unit: Unit) -> dict:
+    """What the 'Mech's sheet says of its engine and tech base; the fusion engine's weight
+    is the engine table's, which the sheet does not carry: it is named for the GM to look up."""
+    engine = sheets.engine_on(unit.sheet)
+    if engine is None:
+        return {
+            "fusion_engine_weight_t": Missing(
+                f"{unit.name} has no record sheet to give its engine rating: import its unit file, "
+                "or type the weight of its fusion engine from the engine table."
+            )
+        }
+    values = {
+        "xl": Sourced("xl" in engine["type"].lower(), FROM_THE_SHEET),
+        "fusion_engine_weight_t": Missing(
+            f"The sheet gives a {engine['rating']} {engine['type'].removesuffix(' Engine')} engine: "
+            "type its weight from the engine table."
+        ),
+    }
+    if tech := sheets.tech_base_of(unit.sheet):
+        values["tech_base"] = Sourced(tech, FROM_THE_SHEET)
+    return values
+
+
 def _ice_engine_prefill(ctx: Context) -> dict:
     unit = ctx.objects.get("unit")
     if unit is None:
         return {}
-    values = {"tonnage": unit.tonnage}
+    values = {"tonnage": Sourced(unit.tonnage, FROM_THE_SHEET if unit.sheet else FROM_THE_RECORD)}
+    values.update(sheet_engine(unit))
     refit = _existing(UnitRefit, unit=unit)
     if refit is not None:
         values.update(
@@ -324,7 +358,8 @@ def _amphibious_prefill(ctx: Context) -> dict:
     unit = ctx.objects.get("unit")
     if unit is None:
         return {}
-    values = {"tonnage": unit.tonnage}
+    values = {"tonnage": Sourced(unit.tonnage, FROM_THE_SHEET if unit.sheet else FROM_THE_RECORD)}
+    values.update(sheet_engine(unit))
     refit = _existing(UnitRefit, unit=unit)
     if refit is not None:
         values["motive_damage"] = refit.motive_damaged

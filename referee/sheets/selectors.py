@@ -121,3 +121,17 @@ def moves_as(sheet: dict) -> str | None:
     if sheet.get("unit_type") == "mech":
         return "battlemech_quad" if sheet.get("config") == "Quad" else "battlemech_biped"
     return MOTIONS.get(str(sheet.get("motion", "")).strip().lower())
+
+
+def engine_on(sheet: dict) -> dict | None:
+    """``{"rating": 320, "type": "Fusion Engine"}`` as the sheet gives it."""
+    engine = (sheet or {}).get("engine")
+    return dict(engine) if engine else None
+
+
+def tech_base_of(sheet: dict) -> str | None:
+    """``inner_sphere`` or ``clan`` as the procedures name them; None for mixed or unsaid."""
+    text = str((sheet or {}).get("tech_base", "")).lower()
+    if "mixed" in text:
+        return None
+    return "clan" if "clan" in text else "inner_sphere" if "inner" in text else None

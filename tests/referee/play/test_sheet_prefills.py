@@ -210,3 +210,22 @@ class TestRollMenu:
         assert missing_of(page, "character") == (
             "Only aerospace pilots, crew and passengers take G-force checks: give a character one of those roles on its record."
         )
+
+
+class TestLowTechEngine:
+    def test_tonnage_tech_base_and_engine_come_from_the_sheet(self, cast, victor):
+        page = form(cast, "lowtech.ice_engine", unit=victor)
+        assert value_of(page, "tonnage") == "80" and source_of(page, "tonnage") == "From the sheet"
+        assert re.search(r'<option value="inner_sphere" selected', page)
+        assert source_of(page, "tech_base") == "From the sheet"
+        assert value_of(page, "fusion_engine_weight_t") == ""
+        assert missing_of(page, "fusion_engine_weight_t") == (
+            "The sheet gives a 320 Fusion engine: type its weight from the engine table."
+        )
+
+    def test_an_xl_engine_is_ticked(self, cast, victor):
+        victor.sheet = {**victor.sheet, "engine": {"rating": 300, "type": "XL Engine"}, "tech_base": "Clan"}
+        victor.save()
+        page = form(cast, "lowtech.ice_engine", unit=victor)
+        assert re.search(r'<input type="checkbox" name="xl"[^>]*checked', page)
+        assert re.search(r'<option value="clan" selected', page)
