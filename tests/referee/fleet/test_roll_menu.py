@@ -34,7 +34,8 @@ def test_only_the_gm_reads_a_records_menu(cast, who, status):
 
 
 def test_the_menu_alone_for_htmx_lists_what_the_record_can_roll_most_used_first(cast):
-    ship = ShipFactory(campaign=cast.campaign, name="Waterloo", kind="jumpship")
+    # A military JumpShip: only a large military vessel detects an emergence wave.
+    ship = ShipFactory(campaign=cast.campaign, name="Waterloo", kind="jumpship", military=True)
     response = cast.client("gm").get(roll_url(cast.campaign, "ships", ship), **htmx())
     html = response.text
     assert "<html" not in html and "<h1" not in html

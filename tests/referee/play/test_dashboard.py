@@ -86,7 +86,7 @@ def test_a_group_opens_once_it_holds_a_record(cast):
 
 
 def test_a_ships_menu_opens_with_jump_charge_drive_and_detect_then_the_rest_under_headings(cast):
-    ship = ShipFactory(campaign=cast.campaign, name="Waterloo", kind="jumpship")
+    ship = ShipFactory(campaign=cast.campaign, name="Waterloo", kind="jumpship", military=True)
     menu = menu_of(cast.client("gm"), cast.campaign, ship.code)
     assert menu[0] == ("", ["Jump", "Charge drive", "Detect emergence"])
     headings = [heading for heading, _ in menu[1:]]
