@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from . import document
+from .diagram import ABBREVIATIONS
 from .models import Design
 
 PANEL = "sheets/panel.html#designs-panel"
@@ -18,17 +20,11 @@ def designs_context(campaign) -> list[Design]:
 # ``document.normalise``) and gives what a procedure's form is pre-filled with; ``None``
 # where the sheet does not say.
 
-# A 'Mech's locations as BattleSpace conversion names them.
+# A 'Mech's locations as BattleSpace conversion names them: a biped's as the sheet abbreviates
+# them; a quad's front legs carry what a biped's arms do, a tripod's centre leg is torso-mounted.
 LOCATION_CODES = {
-    "Head": "HD",
-    "Center Torso": "CT",
-    "Left Torso": "LT",
-    "Right Torso": "RT",
-    "Left Arm": "LA",
-    "Right Arm": "RA",
-    "Left Leg": "LL",
-    "Right Leg": "RL",
-    "Front Left Leg": "LA",  # a quad's front legs carry what a biped's arms do
+    **{name: ABBREVIATIONS[name] for name in document.BIPED_LOCATIONS},
+    "Front Left Leg": "LA",
     "Front Right Leg": "RA",
     "Rear Left Leg": "LL",
     "Rear Right Leg": "RL",
