@@ -24,6 +24,7 @@ from django import forms
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+import rules
 from rules import schema
 
 from . import help_words, wording
@@ -150,6 +151,7 @@ class RowsWidget(forms.Widget):
         self.single = single  # an optional object: one row, no adding
         self.procedure_id = procedure_id
         self.cell_errors: dict[tuple[str, str], str] = {}
+        self.disabled = False
 
     def value_from_datadict(self, data, files, name):
         rows: dict[str, dict[str, str]] = {}
@@ -216,6 +218,8 @@ class RowsWidget(forms.Widget):
         text = UNSHOWABLE.sub("", text)  # typed back as it was, less what no page can hold
         error = self.cell_errors.get((row, column.name), "")
         described = format_html(' aria-invalid="true" aria-describedby="{}_error"', cell) if error else ""
+        if self.disabled:
+            described = format_html("{} disabled", described)
         if column.kind == "bool":
             checked = " checked" if text in ("on", "true", "1") else ""
             widget = format_html(
@@ -259,6 +263,7 @@ class RowsWidget(forms.Widget):
         return format_html("<td>{}</td>", widget)
 
     def render(self, name, value, attrs=None, renderer=None):
+        self.disabled = bool((attrs or {}).get("disabled"))  # a player's figure the records fix
         rows, blank = self._rows(value)
         if self.fixed is not None:
             texts = dict(rows)
@@ -317,7 +322,7 @@ class RowsWidget(forms.Widget):
             mark_safe(tail),
             mark_safe("".join(body)),
         )
-        if self.fixed is None and not self.single:
+        if self.fixed is None and not self.single and not self.disabled:
             table += format_html(
                 '<input type="hidden" name="{}-blank" value="{}">'
                 '<button type="submit" name="{}" value="{}" class="secondary small" formnovalidate'
@@ -372,7 +377,12 @@ class RowsField(forms.Field):
         return value
 
     def clean(self, value):
-        rows = value if isinstance(value, Posted) else Posted()
+        if not isinstance(value, Posted):  # a disabled field's initial: the campaign's value
+            try:
+                return self.spec.validate(value) if value is not None else self._value([])
+            except rules.InputError as error:
+                raise forms.ValidationError(wording.plain_text(error.message)) from None
+        rows = value
         errors: dict[tuple[str, str], str] = {}
         read: list[tuple[str, dict]] = []
         keys = [k for k in rows if k not in rows.removed]

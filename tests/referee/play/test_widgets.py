@@ -318,3 +318,22 @@ class TestThroughTheForm:
 def test_the_engine_still_takes_json_from_the_command_line():
     value = schema.parse_json_text('[{"type": "AC/20", "location": "RA"}]', "weapons")
     assert rules.resolve(CONVERT, {"unit_kind": "mech", "weapons": value}).result["weapons"][0]["arc"] == "rw"
+
+
+class TestFixedForAPlayer:
+    def test_a_disabled_list_keeps_the_campaigns_value_and_shows_no_add_row(self):
+        field = field_of(CONVERT, "weapons")
+        field.disabled = True
+        assert field.clean([WEAPON]) == spec_of(CONVERT, "weapons").validate([WEAPON])
+        assert field.clean(None) == []
+        markup = str(field.widget.render("weapons", [WEAPON], {"disabled": True}))
+        assert (
+            'name="weapons-0-type" id="id_weapons-0-type" value="AC/20"' in markup and " disabled" in markup
+        )
+        assert "add-row-weapons" not in markup
+
+    def test_a_disabled_list_with_a_bad_value_is_refused_in_words(self):
+        field = field_of(CONVERT, "weapons")
+        with pytest.raises(ValidationError) as caught:
+            field.clean([{"type": "AC/20", "location": "Pocket"}])
+        assert "must be one of" in caught.value.messages[0]
