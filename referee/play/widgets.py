@@ -315,7 +315,8 @@ class RowsWidget(forms.Widget):
             )
             body.append(format_html("<tr>{}{}{}</tr>", first, cells, last))
         table = format_html(
-            '<table class="rows" data-testid="rows-{}"><thead><tr>{}{}{}</tr></thead><tbody>{}</tbody></table>',
+            '<div class="scroll"><table class="rows" data-testid="rows-{}"><thead><tr>{}{}{}</tr></thead>'
+            "<tbody>{}</tbody></table></div>",
             name,
             mark_safe(lead),
             head,
