@@ -48,7 +48,7 @@ def test_the_menu_alone_for_htmx_lists_what_the_record_can_roll_most_used_first(
 
 
 def test_without_javascript_the_button_leads_to_a_page_of_what_to_roll(cast):
-    ship = ShipFactory(campaign=cast.campaign, name="Waterloo", kind="jumpship")
+    ship = ShipFactory(campaign=cast.campaign, name="Waterloo", kind="jumpship", military=True)
     html = cast.client("gm").get(roll_url(cast.campaign, "ships", ship)).text
     assert "<h1>Roll for Waterloo</h1>" in html
     assert labels(html)[:3] == ["Jump", "Charge drive", "Detect emergence"]
