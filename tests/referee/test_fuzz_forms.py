@@ -142,9 +142,10 @@ ISSUE_CASES = [
     ("lowtech.ice_engine", "tonnage", "99999999999999999999"),
     ("lowtech.ice_engine", "fusion_engine_weight_t", "1e308"),
     ("hpg.transmit", "comm_minutes", "1e308"),
-    ("hpg.transmit", "craft", "[" * 5_000 + "]" * 5_000),
-    ("sensor.neutrino", "vessels", '[{"id": "\u0000", "distance_au": 1}]'),
-    ("booby_trap.fill_weapons", "chart", '{"2": {"weapon": "\u0000", "spaces": 1}}'),
+    # Lists and charts are rows of fields now: the same junk typed into one cell.
+    ("hpg.transmit", "craft-0-id", "[" * 5_000 + "]" * 5_000),
+    ("sensor.neutrino", "vessels-0-id", "\u0000"),
+    ("booby_trap.fill_weapons", "chart-2-weapon", "\u0000"),
 ]
 
 

@@ -9,7 +9,7 @@ import rules
 from referee.play import families
 from referee.play.models import LogEntry, Visibility
 from tests.factories import ShipFactory, StarSystemFactory, UnitFactory
-from tests.referee.conftest import htmx
+from tests.referee.conftest import form_data, htmx
 from tests.referee.play.test_every_procedure import form_value, subject_for
 
 pytestmark = pytest.mark.django_db
@@ -50,10 +50,7 @@ def resolve_with_unshared_subjects(cast, procedure_id) -> tuple[list[str], LogEn
         data[extra.name] = str(obj.code)
     values = {i.name: i.default for i in procedure.contract.inputs if not i.required}
     values.update(procedure.example)
-    for name, value in values.items():
-        encoded = form_value(value)
-        if encoded is not None:
-            data[name] = encoded
+    data.update(form_data(procedure_id, values))  # lists and tables row by row, as a GM types them
     url = reverse("play:procedure", args=[cast.campaign.code, procedure_id])
     data["gm_ruling"] = "on"  # the example's state may not meet the procedure's preconditions
     response = cast.client("gm").post(url, data, **htmx())
