@@ -37,7 +37,7 @@ def test_boarding_damage_lands_on_the_victors_locations(sign_in, campaign_url):
     row.get_by_role("link", name="BattleSpace damage to BattleTech").click()
     expect(gm.get_by_label("Damaged unit").locator("option:checked")).to_have_text("Victor VTR-9K")
     gm.get_by_label(re.compile(r"^Boxes:?$")).fill("1")
-    gm.get_by_label("Locations rolled again").fill('["HD"]')
+    gm.get_by_label("Row 1: Locations rolled again").fill("HD")  # a row each, no JSON
     gm.get_by_label("Dice rolled at the table").fill(DICE)
     gm.get_by_test_id("enter-dice").click()
 
