@@ -87,17 +87,19 @@ INSTALLED_APPS = [
     "referee.imports",
     "referee.maps",
     "referee.battles",
+    "referee.dashboard",
+    "referee.demo",
     "rules",
 ]
 
 MIDDLEWARE = [
     "referee.middleware.EmbeddedDatabaseMiddleware",
-    # Players' status poll, "nothing changed": answered before the rest (referee/play/poll.py).
-    "referee.play.poll.StatusPollMiddleware",
-    # A player's page kept whole while the campaign has not changed (referee/play/kept_pages.py).
-    "referee.play.kept_pages.KeptPageMiddleware",
-    # A GM's procedure form kept whole likewise (referee/play/kept_forms.py).
-    "referee.play.kept_forms.KeptFormMiddleware",
+    # Players' status poll, "nothing changed": answered before the rest (referee/play/door.py).
+    "referee.play.door.StatusPollMiddleware",
+    # A player's page kept whole while the campaign has not changed (referee/play/kept.py).
+    "referee.play.kept.KeptPageMiddleware",
+    # A GM's procedure form kept whole likewise (referee/play/kept.py).
+    "referee.play.kept.KeptFormMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

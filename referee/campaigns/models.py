@@ -39,7 +39,7 @@ BUMP_STATE_VERSION = pgtrigger.Trigger(
 
 
 # After each committed change of a campaign, tell the servers holding players' live
-# streams (referee.play.live). The payload is the campaign's public code and nothing more:
+# streams (referee.dashboard.live). The payload is the campaign's public code and nothing more:
 # no version, no field, nothing about what changed. Notifications with one payload in one
 # transaction arrive once, at commit; a rolled-back change sends none.
 NOTIFY_CHANGED = pgtrigger.Trigger(

@@ -16,7 +16,7 @@ from referee import htmx
 from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.models import Campaign
 from referee.fleet.models import StarSystem
-from referee.play import poll
+from referee.play import door
 from referee.play import services as play_services
 from referee.play.selectors import poll_version
 from referee.terrain.forms import HexForm
@@ -145,7 +145,7 @@ def _unchanged(request, code) -> bool:
     """The map's live refresh, "nothing changed": the status poll's one statement (the
     session, the membership and the version the reader sees), nothing else read. It answers
     alike for any map code of the campaign, so it tells of no map kept from the reader."""
-    return request.method == "GET" and poll.unchanged_for_member(request, code, request.GET.get("v", ""))
+    return request.method == "GET" and door.unchanged_for_member(request, code, request.GET.get("v", ""))
 
 
 def system_panel(request: htmx.HtmxHttpRequest, code, system_code) -> HttpResponse:

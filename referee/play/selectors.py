@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass
-from datetime import timedelta
 from functools import lru_cache
 from urllib.parse import urlencode
 
@@ -19,27 +18,22 @@ from django.db.models import (
     BooleanField,
     Count,
     ExpressionWrapper,
-    OuterRef,
     Q,
     QuerySet,
-    Subquery,
     Value,
     Window,
 )
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.functional import cached_property
 
 import rules
-from referee.campaigns.forms import InviteForm
-from referee.campaigns.models import Campaign, Membership
+from referee.campaigns.models import Campaign
 from referee.fleet.models import Character, Marker, Ship, StarSystem, Unit
 
 from . import families, pending, wording
 from .models import LogEntry, Numbering, hidden_sql, unnumbered_sql
-from .players import owned_actions
 
 LOG_PAGE_SIZE = 25
 
@@ -384,27 +378,6 @@ def poll_version(campaign: Campaign, role: str, *, hidden: int | None = None, us
     return str(campaign.state_version - hidden)
 
 
-def membership_for_poll(user, code) -> Membership | None:
-    """The user's membership of campaign ``code`` with its campaign and the count of
-    entries hidden from the user (``hidden``), in one query: the status poll's only one."""
-    if not user.is_authenticated:
-        return None
-    hidden = (
-        LogEntry.objects.hidden(user)
-        .filter(campaign=OuterRef("campaign"))
-        .order_by()
-        .values("campaign")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    return (
-        Membership.objects.select_related("campaign")
-        .annotate(hidden=Coalesce(Subquery(hidden), 0))
-        .filter(campaign__code=code, user=user)
-        .first()
-    )
-
-
 def with_actions(campaign: Campaign, objects) -> list:
     """Each object with the procedures it can start: ``obj.menu``, its Roll… menu as
     (heading, [(label, url)]) in the order a GM reaches for them (``families.menu``), and
@@ -428,7 +401,7 @@ def with_actions(campaign: Campaign, objects) -> list:
 
 
 # The dashboard's record panels: each row's Roll… menu is read when it opens
-# (``referee.fleet.views.object_roll``), not with the panel. The fleet's lists show
+# (``referee.dashboard.record_views.object_roll``), not with the panel. The fleet's lists show
 # ``PANEL_ROWS`` records at a time, by name; the rest are a link away (``panel_page``).
 PANEL_ROWS = 25
 
@@ -601,116 +574,3 @@ def dashboard_context(campaign: Campaign) -> dict:
 
 def _players_of(campaign: Campaign) -> list:
     return list(campaign.memberships.filter(role="player").select_related("user").order_by("user__username"))
-
-
-def players_context(campaign: Campaign) -> dict:
-    """Who plays and the invite links: the dashboard's folded group, read when it opens."""
-    return {
-        "campaign": campaign,
-        "role": "gm",
-        # Unrevoked links, and those that ran out this past week (so the GM sees why one stopped).
-        "invites": campaign.invites.filter(
-            revoked_at__isnull=True, expires_at__gt=timezone.now() - timedelta(days=7)
-        ),
-        "invite_form": InviteForm(),
-        "members": campaign.memberships.select_related("user"),
-    }
-
-
-def owned_records(campaign: Campaign, user, ships, units) -> list:
-    """The shared records ``user`` plays (of the shared ``ships`` and ``units``, and the
-    characters aboard them), each with the procedures they can start from it."""
-    if user is None or not user.is_authenticated:
-        return []
-    ships, units = (found() if callable(found) else found for found in (ships, units))
-    mine = [obj for obj in [*ships, *units] if obj.owner_id == user.pk]
-    if mine:
-        characters = (
-            Character.objects.in_campaign(campaign).visible_to("player").filter(Character.owned_by(user))
-        )
-        mine += list(characters.select_related("ship", "unit"))
-    return [obj for obj in owned_actions(campaign, user, mine) if obj.player_actions]
-
-
-def _shared(model, campaign: Campaign, related: str) -> list:
-    return list(model.objects.in_campaign(campaign).visible_to("player").select_related(related))
-
-
-# How many of the shared ships and units, and of the player's own records, the players'
-# page shows before its "Show all" (a campaign's hundreds of records are the page's bulk).
-PLAYER_RECORDS_SHOWN = 24
-MY_RECORDS_SHOWN = 12
-
-
-class Cut(list):
-    """The first ``limit`` of ``items`` (all of them when ``limit`` is None), knowing how
-    many there are in all (``total``, when ``items`` are already only the first) and how
-    many it leaves out (``more``)."""
-
-    def __init__(self, items, limit: int | None, total: int | None = None):
-        items = list(items)
-        super().__init__(items if limit is None else items[:limit])
-        self.total = len(items) if total is None else total
-        self.more = self.total - len(self)
-
-
-def _first_shared(model, campaign: Campaign, related: str, limit: int) -> Cut:
-    """The first ``limit`` shared records of ``model`` and how many there are, in one query."""
-    found = list(
-        model.objects.in_campaign(campaign)
-        .visible_to("player")
-        .select_related(related)
-        .annotate(shared_total=Window(Count("pk")))[:limit]
-    )
-    return Cut(found, limit, total=found[0].shared_total if found else 0)
-
-
-def player_context(
-    campaign: Campaign,
-    user=None,
-    *,
-    role: str = "player",
-    version: str | None = None,
-    show_all: bool = False,
-) -> dict:
-    """What player ``user`` sees: the shared ships and units, the family panels of what is
-    shared, and the log as they read it (the status poll passes the ``version`` it has
-    read, and a GM's ``role``). Each is read only when the page renders it (``Lazy``).
-    The page shows the first few shared ships, units and records of the player's own,
-    each list with its "Show all" (``show_all``: every one of them)."""
-    panels = families.player_panels()
-    reading = Lazy(log_reading, campaign, user)
-    ships, units = Lazy(_shared, Ship, campaign, "star_system"), Lazy(_shared, Unit, campaign, "landed_on")
-    owned = Lazy(owned_records, campaign, user, ships, units)
-
-    def page() -> Page:
-        entries, hidden, numbering = reading()
-        if role == "gm":
-            return log_page(campaign, role, 1, user, total=entries)
-        return log_page(campaign, role, 1, user, total=entries - hidden, numbering=numbering)
-
-    def shown(items: Lazy, limit: int, model=None, related: str = "") -> Cut:
-        if show_all or model is None or items.read:  # the page read them all for the player's own
-            return Cut(items, None if show_all else limit)
-        return _first_shared(model, campaign, related, limit)  # the poll reads only what it shows
-
-    return {
-        "player_panels": panels,
-        **{p.name: Lazy(p.context, campaign) for p in panels},
-        "owned": owned,
-        "my_records": Lazy(shown, owned, MY_RECORDS_SHOWN),
-        "campaign": campaign,
-        "role": role,
-        "reader": user,
-        "page": Lazy(page),
-        "ships": ships,
-        "units": units,
-        "shown_ships": Lazy(shown, ships, PLAYER_RECORDS_SHOWN, Ship, "star_system"),
-        "shown_units": Lazy(shown, units, PLAYER_RECORDS_SHOWN, Unit, "landed_on"),
-        "show_all": show_all,
-        "records_shown": PLAYER_RECORDS_SHOWN,
-        "my_records_shown": MY_RECORDS_SHOWN,
-        "poll_version": version
-        if version is not None
-        else Lazy(lambda: poll_version(campaign, role, hidden=reading()[1])),
-    }

@@ -12,7 +12,7 @@ from functools import partial
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -30,8 +30,7 @@ from . import (
     exports,
     families,
     fragments,
-    kept_forms,
-    kept_pages,
+    kept,
     pending,
     players,
     services,
@@ -48,9 +47,6 @@ from .selectors import (
     log_filter_choices,
     log_filtered,
     log_page,
-    membership_for_poll,
-    player_context,
-    poll_version,
 )
 
 PAGE = "play/procedure.html"
@@ -115,23 +111,23 @@ def _initial(binding, ctx) -> dict:
 def _kept(binding, ctx, source) -> dict:
     """The form's values that the records in their roles do not pre-fill."""
     prefilled = set(binding.prefill(ctx)) if binding.prefill and ctx.objects else set()
-    kept = {}
+    typed = {}
     for spec in binding.procedure.contract.inputs:
         kind = spec.type.kind
         if spec.name in prefilled:
             continue
         if kind == "bool" and not spec.type.nullable:
-            kept[spec.name] = source.get(spec.name) == "on"
+            typed[spec.name] = source.get(spec.name) == "on"
         elif spec.name not in source:
             continue
         elif kind in ("int", "float", "bool", "enum", "str", "rational"):
-            kept[spec.name] = source[spec.name]
+            typed[spec.name] = source[spec.name]
         else:  # a JSON box: the form shows the value again as JSON
             with contextlib.suppress(ValueError):
-                kept[spec.name] = json.loads(source[spec.name])
+                typed[spec.name] = json.loads(source[spec.name])
     if source.get("visibility"):
-        kept["visibility"] = source["visibility"]
-    return kept
+        typed["visibility"] = source["visibility"]
+    return typed
 
 
 def _form_inputs(form) -> dict:
@@ -186,20 +182,20 @@ def _page(
         if request.htmx:  # the refusal is told beside the buttons, scrolled into view
             response["HX-Reswap"] = "outerHTML show:#roll-actions:bottom"
         return response
-    if not refresh and kept_forms.keeps(request) and not len(messages.get_messages(request)):
-        # Kept whole for the middleware to serve again in one statement (``kept_forms``).
-        key = kept_forms.form_key(
+    if not refresh and kept.form_keeps(request) and not len(messages.get_messages(request)):
+        # Kept whole for the middleware to serve again in one statement (``kept``).
+        key = kept.form_key(
             procedure_id=binding.procedure_id,
             query=request.META.get("QUERY_STRING", ""),
-            **kept_pages.request_reader(campaign, request),
+            **kept.request_reader(campaign, request),
         )
         html = render_to_string(PAGE, {**context, "csrf_token": fragments.CSRF_PLACEHOLDER}, request)
         fragments.put(key, html)
-        return HttpResponse(kept_forms.fresh(html, request))
+        return HttpResponse(kept.fresh(html, request))
     response = render(request, PAGE + ("#procedure-form" if refresh else ""), context)
     # Kept or not, the page was rendered with a placeholder for the form's key.
     response.content = response.content.replace(
-        kept_forms.REQUEST_KEY_PLACEHOLDER.encode(), str(uuid.uuid4()).encode()
+        kept.REQUEST_KEY_PLACEHOLDER.encode(), str(uuid.uuid4()).encode()
     )
     return response
 
@@ -224,7 +220,7 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
             if refresh:  # re-read the records; what the GM typed that they do not give stays
                 initial.update(_kept(binding, ctx(), request.GET))
             form = ProcedureForm(initial=initial, binding=binding, campaign=campaign, kept_choices=True)
-            form.fields["request_key"].initial = kept_forms.REQUEST_KEY_PLACEHOLDER
+            form.fields["request_key"].initial = kept.REQUEST_KEY_PLACEHOLDER
             return form
 
         return _page(request, campaign, binding, LazyForm(unbound_form), ctx=ctx, refresh=refresh)
@@ -515,29 +511,6 @@ def _turn_panel(request: htmx.HtmxHttpRequest, campaign: Campaign, *, error: str
         status=status,
         message=error,
     )
-
-
-def status_poll(request: htmx.HtmxHttpRequest, code) -> HttpResponse:
-    """Players' live status: 204 when nothing they can see changed since version ``v``
-    (one query beyond authentication: the membership, the campaign's version and its count
-    of hidden entries together), else the refreshed panel. Members only: 404 for others.
-    A signed-in member's "nothing changed" is answered before this view (``poll``)."""
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET"])
-    membership = membership_for_poll(request.user, code)
-    if membership is None:
-        raise Http404("No such campaign")
-    campaign, role = membership.campaign, membership.role
-    version = poll_version(campaign, role, hidden=membership.hidden)
-    if request.GET.get("v", "") == version or request.GET.get("watch"):
-        response = HttpResponse(status=204)
-    else:
-        context = player_context(
-            campaign, request.user, role=role, version=version, show_all=request.GET.get("show") == "all"
-        )
-        response = render(request, "campaigns/player.html#status-panel", context)
-    response["X-Campaign-Version"] = version
-    return response
 
 
 EXPORTS = {

@@ -80,7 +80,7 @@ def test_the_import_scan_sees_the_project():
     graph = _graph()
     assert "referee.play.services" in graph
     assert "referee.play.models" in graph["referee.play.services"]
-    assert "referee.campaigns.views" in graph["referee.campaigns.urls"]
+    assert "referee.dashboard.views" in graph["referee.dashboard.urls"]
 
 
 def test_no_module_imports_another_apps_views():

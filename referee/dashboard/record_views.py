@@ -15,10 +15,9 @@ from django.urls import reverse
 from referee import htmx
 from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
+from referee.fleet.forms import Kind
 from referee.play import families, services
 from referee.play.selectors import PANEL_ROWS, dashboard_context, panel_page, with_actions
-
-from .forms import Kind
 
 
 def _kind(slug: str) -> Kind:

@@ -52,7 +52,7 @@ STATUS_PATH = re.compile(r"/c/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[
 def member_sql() -> str:
     """The session, each member's credentials and role, the version each role sees
     (``selectors.poll_version``: players' leaves out the entries hidden from them), what
-    names a kept page (``kept_pages``: the campaign's id, version and creation, the user's
+    names a kept page (``kept``: the campaign's id, version and creation, the user's
     name), and the user's row (``user_of``)."""
     user = get_user_model()._meta.db_table
     hidden = (

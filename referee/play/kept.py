@@ -18,7 +18,9 @@ redirect. Nothing is written: no session save."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+import uuid
 from functools import cache
 
 from django.conf import settings
@@ -30,7 +32,8 @@ from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 
-from . import fragments, poll
+from . import door as poll
+from . import fragments
 
 # The players' page (``campaigns:detail``), as the URL resolver's uuid converter reads it.
 PAGE_PATH = re.compile(r"/c/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/")
@@ -178,3 +181,47 @@ class KeptPageMiddleware(KeptMiddleware):
         if role not in ("player", "gm") or (role == "gm" and query):
             return None
         return page_key(code=found.group(1), show_all=QUERIES[query], role=role, **row_reader(row))
+
+
+# --- the GM's procedure form, kept likewise ----------------------------------------------
+
+# A procedure's page (``play:procedure``), as the URL resolver reads its code and procedure.
+FORM_PATH = re.compile(
+    r"/c/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/play/([a-z0-9_.]{1,140})/"
+)
+# Where each shown form's request key goes (no text the app stores can hold a NUL).
+REQUEST_KEY_PLACEHOLDER = "\x00request-key\x00"
+
+
+def form_key(*, procedure_id, query, **campaign_and_reader) -> str:
+    asked = hashlib.sha256(query.encode()).hexdigest()[:32]
+    return reader_key(role="gm", **campaign_and_reader) + f":procedure-page:{procedure_id}:{asked}"
+
+
+form_keeps = plain_get  # a procedure's page may be kept whatever its query string
+
+
+def fresh(html: str, request: HttpRequest) -> str:
+    """A kept page with this visitor's CSRF token and a request key of its own."""
+    return html.replace(fragments.CSRF_PLACEHOLDER, get_token(request)).replace(
+        REQUEST_KEY_PLACEHOLDER, str(uuid.uuid4())
+    )
+
+
+class KeptFormMiddleware(KeptMiddleware):
+    """Serves a GM's kept procedure page (see the module's words)."""
+
+    PATH = FORM_PATH
+
+    def key(self, request: HttpRequest, row: tuple, found: re.Match) -> str | None:
+        if row[3] != "gm":
+            return None
+        return form_key(
+            code=found.group(1),
+            procedure_id=found.group(2),
+            query=request.META.get("QUERY_STRING", ""),
+            **row_reader(row),
+        )
+
+    def fill(self, html: str, request: HttpRequest) -> str:
+        return fresh(html, request)

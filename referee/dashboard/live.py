@@ -23,8 +23,8 @@ from psycopg.conninfo import make_conninfo
 
 from referee.campaigns.access import campaign_for_member
 from referee.campaigns.models import Campaign
+from referee.play.door import member_sql, membership_of, session_key
 
-from .poll import member_sql, membership_of, session_key
 from .selectors import player_context
 
 # --- server-sent events: players' pages told of changes as they happen ------------------------
