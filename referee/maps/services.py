@@ -12,23 +12,13 @@ from referee.fleet.models import Ship, StarSystem, Unit
 from referee.play import sharing
 from referee.play.effects import ChangeRecorder
 from referee.play.models import LogEntry, Visibility
-from referee.play.services import PlayError, log_append
+from referee.play.resolution import PlayError, campaign_lock, changes_save
+from referee.play.services import log_append
 from referee.terrain.models import Battlefield, Facing, UnitPlacement
 
 from .geometry import plain_au
 
 MOVE, PLACE = "map.move", "map.place"
-
-
-def _lock(campaign: Campaign) -> Campaign:
-    return Campaign.objects.select_for_update().get(pk=campaign.pk)
-
-
-def _save(recorder: ChangeRecorder) -> list[dict]:
-    try:
-        return recorder.save()
-    except ValidationError as error:
-        raise PlayError("; ".join(error.messages)) from None
 
 
 def _what(changes: list[dict]) -> str:
@@ -44,7 +34,7 @@ def ship_move(
 ) -> LogEntry | None:
     """Put a ship at (x, y) AU on ``system``'s map, with ``position`` as its words (the
     players' status reads them). A docked ship rides with its carrier: move the carrier."""
-    campaign = _lock(campaign)
+    campaign = campaign_lock(campaign)
     ship = (
         Ship.objects.select_for_update(of=("self",))
         .select_related("docked_on")
@@ -59,7 +49,7 @@ def ship_move(
     recorder.set(ship, "x_au", float(x_au))
     recorder.set(ship, "y_au", float(y_au))
     recorder.set(ship, "position", position[:120])
-    changes = _save(recorder)
+    changes = changes_save(recorder)
     if not changes:
         return None
     riders = list(ship.docked.values_list("name", flat=True))
@@ -82,7 +72,7 @@ def unit_place(
     *, campaign: Campaign, unit: Unit, battlefield: Battlefield, hex_label: str, facing: str, actor
 ) -> LogEntry | None:
     """Put a unit in a hex of a battlefield map, facing one of the hex sides."""
-    campaign = _lock(campaign)
+    campaign = campaign_lock(campaign)
     unit = Unit.objects.select_for_update().get(pk=unit.pk, campaign=campaign)
     if facing not in Facing.values:
         raise PlayError("Choose the hex side the unit faces.")
@@ -122,7 +112,7 @@ def unit_place(
         recorder.set(placement, "battlefield", battlefield)
         recorder.set(placement, "hex", hex_label)
         recorder.set(placement, "facing", facing)
-        changes = _save(recorder)
+        changes = changes_save(recorder)
     if not changes:
         return None
     facing_label = Facing(facing).label.lower()

@@ -131,7 +131,7 @@ def _read(page, campaign: Campaign, role: str, user, numbering: Numbering | None
     if role != "gm":
         numbering = numbering or Numbering.for_campaign(campaign, user)
         page.object_list = numbering.apply(page.object_list)
-        codes = {s["code"] for e in page.object_list for s in _named_codes(e)}
+        codes = {s["code"] for e in page.object_list for s in named_codes(e)}
         seen = records_seen(campaign, role, codes) if codes else {str(campaign.code): 1}
         for entry in page.object_list:
             entry.seen = seen
@@ -141,7 +141,7 @@ def _read(page, campaign: Campaign, role: str, user, numbering: Numbering | None
     page.rows = diary_rows(page.object_list)
 
 
-def _named_codes(entry: LogEntry) -> list[dict]:
+def named_codes(entry: LogEntry) -> list[dict]:
     """Each record an entry names in its words: its subjects, changes and their values."""
     words = entry.words if isinstance(entry.words, dict) else {}
     found = list(words.get("subjects") or [])

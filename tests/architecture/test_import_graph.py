@@ -164,3 +164,25 @@ def test_imports_inside_functions_say_why():
             if "#" not in line and not above.startswith("#"):
                 unexplained.append(f"{path.relative_to(ROOT)}:{lineno} imports {target}")
     assert unexplained == []
+
+
+def _underscore_imports(module: str, path: Path):
+    """(imported module, name, line) for every ``from m import _name`` of another project module."""
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = _resolve(module, path, node)
+            if base not in MODULES or base == module:
+                continue
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    yield base, alias.name, node.lineno
+
+
+def test_no_module_imports_another_modules_underscore_helpers():
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line} imports {name} from {base}"
+        for module, path in MODULES.items()
+        for base, name, line in _underscore_imports(module, path)
+    ]
+    assert offenders == []
