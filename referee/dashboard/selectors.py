@@ -1,43 +1,20 @@
 """Reads the pages people watch between rolls share: the players' page as one context,
-who plays, and the status poll's membership. Nothing here writes."""
+and who plays. Nothing here writes."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 from django.core.paginator import Page
-from django.db.models import Count, OuterRef, Subquery, Window
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Window
 from django.utils import timezone
 
 from referee.campaigns.forms import InviteForm
-from referee.campaigns.models import Campaign, Membership
+from referee.campaigns.models import Campaign
 from referee.fleet.models import Character, Ship, Unit
 from referee.play import families
-from referee.play.models import LogEntry
 from referee.play.players import owned_actions
 from referee.play.selectors import Lazy, log_page, log_reading, poll_version
-
-
-def membership_for_poll(user, code) -> Membership | None:
-    """The user's membership of campaign ``code`` with its campaign and the count of
-    entries hidden from the user (``hidden``), in one query: the status poll's only one."""
-    if not user.is_authenticated:
-        return None
-    hidden = (
-        LogEntry.objects.hidden(user)
-        .filter(campaign=OuterRef("campaign"))
-        .order_by()
-        .values("campaign")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    return (
-        Membership.objects.select_related("campaign")
-        .annotate(hidden=Coalesce(Subquery(hidden), 0))
-        .filter(campaign__code=code, user=user)
-        .first()
-    )
 
 
 def players_context(campaign: Campaign) -> dict:

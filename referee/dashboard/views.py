@@ -5,21 +5,23 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseNotAllowed
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from referee import htmx
 from referee.campaigns import services
-from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.forms import CampaignForm, InviteForm
 from referee.campaigns.models import Campaign, Invite, Membership
-from referee.play import kept, members
-from referee.play.selectors import dashboard_context, poll_version
+from referee.play import door, members
+from referee.play.door import gm_view, member_view
+from referee.play.kept import kept
+from referee.play.selectors import dashboard_context
 from referee.play.services import PlayError
 
-from .selectors import membership_for_poll, player_context, players_context
+from .selectors import player_context, players_context
 
 
 @login_required
@@ -40,15 +42,26 @@ def campaign_list(request: htmx.HtmxHttpRequest) -> HttpResponse:
     return render(request, "campaigns/list.html", context, status=htmx.form_status(form))
 
 
+PLAYER_PAGES = {"": "first", "show=all": "all"}  # the query strings a players' page keeps
+
+
+def _page_name(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> str | None:
+    """The kept page a query string names: the players' page and its "Show all", the GM's
+    dashboard without a query (its lists' other pages have URLs of their own)."""
+    query = request.META.get("QUERY_STRING", "")
+    if role == "gm":
+        return "dashboard" if not query else None
+    return PLAYER_PAGES.get(query)
+
+
 @member_view("GET")
+@kept(key=_page_name)
 def campaign_detail(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
     if role == "gm":
-        return kept.render_player_page(
-            request, "campaigns/dashboard.html", dashboard_context(campaign), campaign, False, role="gm"
-        )
+        return TemplateResponse(request, "campaigns/dashboard.html", dashboard_context(campaign))
     show_all = request.GET.get("show") == "all"
     context = player_context(campaign, request.user, show_all=show_all)
-    return kept.render_player_page(request, "campaigns/player.html", context, campaign, show_all)
+    return TemplateResponse(request, "campaigns/player.html", context)
 
 
 @gm_view("GET")
@@ -134,18 +147,12 @@ def member_remove(request: htmx.HtmxHttpRequest, campaign: Campaign, membership_
     return _dashboard_panel(request, campaign, "members-panel")
 
 
-def status_poll(request: htmx.HtmxHttpRequest, code) -> HttpResponse:
+@member_view("GET")
+def status_poll(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
     """Players' live status: 204 when nothing they can see changed since version ``v``
-    (one query beyond authentication: the membership, the campaign's version and its count
-    of hidden entries together), else the refreshed panel. Members only: 404 for others.
-    A signed-in member's "nothing changed" is answered before this view (``poll``)."""
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET"])
-    membership = membership_for_poll(request.user, code)
-    if membership is None:
-        raise Http404("No such campaign")
-    campaign, role = membership.campaign, membership.role
-    version = poll_version(campaign, role, hidden=membership.hidden)
+    (the door's one statement read the version the visitor sees), else the refreshed panel;
+    ``watch`` (a GM page's) asks only for the version. Members only: 404 for others."""
+    version = door.visitor_of(request).version
     if request.GET.get("v", "") == version or request.GET.get("watch"):
         response = HttpResponse(status=204)
     else:

@@ -531,9 +531,7 @@ def verify_export(document: dict, *, head: str | None = None) -> ChainReport:
     if not isinstance(document, dict) or not isinstance(document.get("entries"), list):
         raise NotAnExport("not a turn-log JSON export: no list of entries")
     if document.get("format") != EXPORT_FORMAT:
-        raise NotAnExport(
-            f"unknown export format {_kind(document.get('format'))} (expected {EXPORT_FORMAT})"
-        )
+        raise NotAnExport(f"unknown export format {_kind(document.get('format'))} (expected {EXPORT_FORMAT})")
     campaign = document.get("campaign")
     code = campaign.get("code") if isinstance(campaign, dict) else None
     if not isinstance(code, str):

@@ -23,6 +23,7 @@ from django.db.models import (
     Value,
     Window,
 )
+from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -309,29 +310,23 @@ def records_seen(campaign: Campaign, role: str, codes=None) -> dict[str, int] | 
         wanted = list(dict.fromkeys(u for u in map(_uuid_or_none, codes) if u is not None))
         if not wanted:
             return found
-    sql, params = _seen_statement(role, len(wanted) if wanted is not None else None)
-    values = {_SENTINEL_CAMPAIGN: campaign.pk}
-    values.update(zip(_sentinel_codes(len(wanted or ())), wanted or (), strict=True))
+    if wanted is not None and len(wanted) > RECORDS_SEEN_MAX_CODES:
+        raise ValueError("too many records to look up at once")
+    sql, params = _seen_statement(role, wanted is not None)
+    # The campaign and the codes are the statement's first parameters (``SEEN_ARGS``).
+    args = [campaign.pk, wanted or []]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [values.get(p, p) if _is_sentinel(p) else p for p in params])
+        cursor.execute(sql, [*args, *params])
         for code, seen in cursor.fetchall():
             found[str(code)] = max(seen, found.get(str(code), 0))
     return found
 
 
-# Stand-ins the statement is compiled with, swapped for the campaign's id and the codes on
-# each call: no campaign has a negative id, and no record's code is a version-0 UUID.
-_SENTINEL_CAMPAIGN = -917_325_011
-
-
-def _sentinel_codes(n: int) -> list[uuid.UUID]:
-    return [uuid.UUID(int=i + 1) for i in range(n)]
-
-
-def _is_sentinel(param) -> bool:
-    return (type(param) is int and param == _SENTINEL_CAMPAIGN) or (
-        isinstance(param, uuid.UUID) and param.int <= RECORDS_SEEN_MAX_CODES
-    )
+# What ``records_seen``'s statement reads its campaign and codes from: one row of
+# parameters the compiled union refers to, so the ORM compiles it once per role.
+SEEN_ARGS = "WITH seen_args AS (SELECT %s::bigint AS campaign_id, %s::uuid[] AS codes) "
+_SEEN_CAMPAIGN = RawSQL("(SELECT campaign_id FROM seen_args)", ())
+_SEEN_CODES = RawSQL("SELECT unnest(codes) FROM seen_args", ())
 
 
 RECORDS_SEEN_MAX_CODES = 10_000
@@ -344,38 +339,37 @@ def _uuid_or_none(code) -> uuid.UUID | None:
         return None
 
 
-@lru_cache(maxsize=256)
-def _seen_statement(role: str, n_codes: int | None) -> tuple[str, tuple]:
+@lru_cache(maxsize=8)
+def _seen_statement(role: str, by_code: bool) -> tuple[str, tuple]:
     """``records_seen``'s union over every record type, compiled by the ORM once per role
-    and number of codes (compiling it cost more than running it) with stand-in values."""
-    if n_codes is not None and n_codes > RECORDS_SEEN_MAX_CODES:
-        raise ValueError("too many records to look up at once")
-    campaign = Campaign(pk=_SENTINEL_CAMPAIGN)
-    codes = _sentinel_codes(n_codes or 0)
+    (compiling it cost more than running it), reading its campaign and codes from
+    ``SEEN_ARGS``."""
     parts = []
     for model in _record_models():
-        every = model.objects.in_campaign(campaign).order_by()
-        if n_codes is not None:
-            every = every.filter(code__in=codes)
+        every = model.objects.filter(campaign_id=_SEEN_CAMPAIGN).order_by()
+        if by_code:
+            every = every.filter(code__in=_SEEN_CODES)
         seen = every.visible_to(role)
         parts.append(every.annotate(seen=Value(0)).values_list("code", "seen"))
         parts.append(seen.annotate(seen=Value(1)).values_list("code", "seen"))
     if not parts:
-        return "SELECT NULL, 0 WHERE false", ()
-    return parts[0].union(*parts[1:], all=True).query.sql_with_params()
+        return SEEN_ARGS + "SELECT NULL, 0 WHERE false", ()
+    sql, params = parts[0].union(*parts[1:], all=True).query.sql_with_params()
+    return SEEN_ARGS + sql, params
 
 
 def poll_version(campaign: Campaign, role: str, *, hidden: int | None = None, user=None) -> str:
     """The version of what ``role`` sees, for the status poll: ``state_version``, less
-    for players the number of entries they cannot see (``hidden``, counted if not given).
-    Each hidden entry's insert bumps ``state_version`` by exactly one (one statement-level
-    touch), so a GM-only roll that changed nothing players see leaves their version as it
-    was; revealing it moves it on by two."""
+    for players the number of entries they cannot see (``hidden``, counted if not given)
+    and the moves of GM-only changes to what they cannot see (``unseen_version``). Each
+    hidden entry's insert bumps ``state_version`` by exactly one (one statement-level
+    touch), and ``services.log_append`` counts the rest of a GM-only change's moves, so a
+    GM-only roll or edit that changed nothing players see leaves their version as it was."""
     if role == "gm":
         return str(campaign.state_version)
     if hidden is None:
         hidden = LogEntry.objects.in_campaign(campaign).hidden(user).count()
-    return str(campaign.state_version - hidden)
+    return str(campaign.state_version - campaign.unseen_version - hidden)
 
 
 def with_actions(campaign: Campaign, objects) -> list:

@@ -63,6 +63,43 @@ def _check_entry_size(*parts) -> None:
         )
 
 
+APPENDED = "log_appended_in_this_transaction"
+# What a logged change names that players never read (who plays, the invite links).
+NEVER_SHOWN_TO_PLAYERS = {"membership", "invite"}
+
+
+def unseen_by_players(effects: list[dict]) -> bool:
+    """Whether no change in ``effects`` touches what players can see: each changed record
+    (still there) is one players cannot read, none became or stopped being shared, and
+    nothing of the campaign itself (its clock, its turn) changed."""
+    for change in effects:
+        if not isinstance(change, dict):
+            return False
+        target = change.get("target")
+        if target in NEVER_SHOWN_TO_PLAYERS:
+            continue
+        if target == "campaign" or change.get("field") == "shared":
+            return False
+        try:
+            model = _model_for(str(target))
+            if model.objects.filter(code=change.get("code")).visible_to("player").exists():
+                return False
+        except (PlayError, ValidationError, ValueError):
+            return False  # what cannot be told apart is counted as seen: the version moves
+    return True
+
+
+def _count_unseen(campaign: Campaign) -> None:
+    """Count this transaction's moves of ``state_version`` so far (the locked ``campaign``
+    holds it as it was) as unseen by players: a GM-only change of what players cannot see
+    moves the GM's version, never the players' (the entry's own move is a hidden entry's)."""
+    moved = Campaign.objects.filter(pk=campaign.pk).values_list("state_version", flat=True).get()
+    if moved > campaign.state_version:
+        Campaign.objects.filter(pk=campaign.pk).update(
+            unseen_version=models.F("unseen_version") + (moved - campaign.state_version)
+        )
+
+
 def log_append(
     *,
     campaign: Campaign,
@@ -137,7 +174,12 @@ def log_append(
     )
     entry.hash = chain_hash(entry.prev_hash, entry.hash_payload())
     entry.words = words_of(entry, Namer(campaign, "gm").name, Namer(campaign, "player").name)
+    if visibility == Visibility.GM and not getattr(campaign, APPENDED, False) and unseen_by_players(effects):
+        _count_unseen(campaign)
     entry.save(force_insert=True)
+    # A second entry in this transaction cannot tell its own moves from this one's: its moves
+    # are counted as seen (the players' version moves; it never stands still on a change).
+    setattr(campaign, APPENDED, True)
     # Nothing has undone an entry made this moment: its card need not ask the database.
     LogEntry._meta.get_field("reversed_by").set_cached_value(entry, None)
     return entry

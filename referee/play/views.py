@@ -10,33 +10,32 @@ import uuid
 from collections import defaultdict
 from functools import partial
 
-from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.text import slugify
 from django_htmx.http import trigger_client_event
 
 import rules
 from referee import htmx
-from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.forms import CampaignSettingsForm
 from referee.campaigns.models import Campaign
+from referee.play.door import gm_view, member_view
 
 from . import (
     bindings,
     exports,
     families,
-    fragments,
-    kept,
     pending,
     players,
     services,
     sharing,
 )
 from .forms import AS_SHARED, ProcedureForm
+from .fragments import REQUEST_KEY_PLACEHOLDER
+from .kept import kept
 from .models import LogEntry, Numbering
 from .odds_panel import ODDS_TIME_LIMIT
 from .odds_panel import odds_for as _odds_for
@@ -173,7 +172,6 @@ def _page(
         "odds": Lazy(lambda: _odds_for(binding, shown(), time_limit=ODDS_TIME_LIMIT)),
         "role": "gm",
         "page": Lazy(log_page, campaign, "gm", 1),
-        "procedure_fragment": _fragment_name(binding, request.GET),
     }
     if bound:
         response = htmx.form_card(
@@ -182,33 +180,26 @@ def _page(
         if request.htmx:  # the refusal is told beside the buttons, scrolled into view
             response["HX-Reswap"] = "outerHTML show:#roll-actions:bottom"
         return response
-    if not refresh and kept.form_keeps(request) and not len(messages.get_messages(request)):
-        # Kept whole for the middleware to serve again in one statement (``kept``).
-        key = kept.form_key(
-            procedure_id=binding.procedure_id,
-            query=request.META.get("QUERY_STRING", ""),
-            **kept.request_reader(campaign, request),
-        )
-        html = render_to_string(PAGE, {**context, "csrf_token": fragments.CSRF_PLACEHOLDER}, request)
-        fragments.put(key, html)
-        return HttpResponse(kept.fresh(html, request))
-    response = render(request, PAGE + ("#procedure-form" if refresh else ""), context)
-    # Kept or not, the page was rendered with a placeholder for the form's key.
-    response.content = response.content.replace(
-        kept.REQUEST_KEY_PLACEHOLDER.encode(), str(uuid.uuid4()).encode()
-    )
-    return response
+    # Rendered with placeholders for the form's request key (and, kept, the CSRF token),
+    # which ``kept`` fills in for each visitor.
+    return TemplateResponse(request, PAGE + ("#procedure-form" if refresh else ""), context)
 
 
-def _fragment_name(binding, params) -> str:
+def _fragment_name(procedure_id: str, params) -> str:
     """The kept page's name: the procedure and what its query string asks (as a digest,
     however long the query string)."""
     asked = sorted((name, value) for name, values in params.lists() for value in values)
     digest = hashlib.sha256(json.dumps(asked).encode()).hexdigest()[:32]
-    return f"procedure-page:{binding.procedure_id}:{digest}"
+    return f"procedure-page:{procedure_id}:{digest}"
+
+
+def _kept_page_name(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_id: str) -> str | None:
+    """The kept procedure page a GET names: the procedure and its query string."""
+    return _fragment_name(procedure_id, request.GET)
 
 
 @gm_view("GET", "POST")
+@kept(key=_kept_page_name)
 def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_id: str) -> HttpResponse:
     binding = _binding(procedure_id)
     if request.method == "GET":
@@ -220,7 +211,7 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
             if refresh:  # re-read the records; what the GM typed that they do not give stays
                 initial.update(_kept(binding, ctx(), request.GET))
             form = ProcedureForm(initial=initial, binding=binding, campaign=campaign, kept_choices=True)
-            form.fields["request_key"].initial = kept.REQUEST_KEY_PLACEHOLDER
+            form.fields["request_key"].initial = REQUEST_KEY_PLACEHOLDER
             return form
 
         return _page(request, campaign, binding, LazyForm(unbound_form), ctx=ctx, refresh=refresh)
