@@ -239,9 +239,10 @@ def _by_authentication(request: HttpRequest, code) -> Visitor | None:
         return None
     campaign, role = membership.campaign, membership.role
     hidden = None if role == Role.GM else LogEntry.objects.in_campaign(campaign).hidden(user).count()
-    return Visitor(
-        user=user, role=role, campaign=campaign, version=poll_version(campaign, role, hidden=hidden)
-    )
+    version = poll_version(campaign, role, hidden=hidden)
+    # Whether messages wait in a session read this way is not known: say they may, so no
+    # kept page stands in for a page that would show them.
+    return Visitor(user=user, role=role, campaign=campaign, version=version, messages_waiting=True)
 
 
 VISITOR_ATTR = "visitor"  # where the door leaves its answer on the request

@@ -3,16 +3,10 @@ from the campaign, logged out, the session expired, the password changed, the ac
 deactivated. Each stream is held open through the ASGI app (uvicorn on loopback) while the
 change happens; it ends on the next change it would send, or on its timer when idle."""
 
-import os
-import socket
-import subprocess
-import sys
 import time
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
@@ -20,7 +14,7 @@ from referee.campaigns.models import Membership
 from referee.play.models import Visibility
 from tests.referee.history import quiet_roll
 from tests.referee.play.test_concurrent_http import signed_in_session
-from tests.referee.play.test_live import Stream, _database_url, live_url
+from tests.referee.play.test_live import Stream, live_url, serving
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,42 +24,8 @@ RECHECK_S = 0.5
 @pytest.fixture
 def asgi_server():
     """The ASGI app under uvicorn, its streams asking the door again every ``RECHECK_S``."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "SECRET_KEY": settings.SECRET_KEY,
-        "DJANGO_SETTINGS_MODULE": "referee.settings",
-        "LIVE_RECHECK_S": str(RECHECK_S),
-    }
-    uvicorn = Path(sys.executable).with_name("uvicorn")
-    server = subprocess.Popen(
-        [
-            str(uvicorn),
-            "referee.asgi:application",
-            "--host=127.0.0.1",
-            f"--port={port}",
-            "--log-level=warning",
-        ],
-        env=env,
-        cwd=settings.BASE_DIR,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.2)
-    yield port
-    server.terminate()
-    try:
-        server.wait(timeout=3)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait(timeout=10)
+    with serving(LIVE_RECHECK_S=str(RECHECK_S)) as port:
+        yield port
 
 
 def ended(stream: Stream, timeout: float = 8.0) -> bool:
