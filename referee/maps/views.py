@@ -196,6 +196,7 @@ def _back(campaign: Campaign, system: StarSystem, request) -> str:
 
 def _after_change(request, campaign, system, message: str) -> HttpResponse:
     if request.htmx:
+        campaign.refresh_from_db()  # the panel polls from the version after the change, not before it
         params = {"at": None, "mode": request.POST.get("mode", "fit"), "from": ""}
         if params["mode"] not in selectors.MODES:
             params["mode"] = "fit"
