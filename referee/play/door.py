@@ -21,7 +21,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache, wraps
+from functools import lru_cache, partial, wraps
 from importlib import import_module
 from typing import Any
 
@@ -34,6 +34,7 @@ from django.db import InterfaceError, OperationalError, ProgrammingError, connec
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.functional import SimpleLazyObject
 
 from referee.campaigns.models import Campaign, Membership, Role
 from referee.sessions import well_formed
@@ -60,6 +61,7 @@ class Visitor:
     campaign: Campaign
     version: str
     messages_waiting: bool = False
+    code: str = ""  # the campaign's code, as the URL named it
 
     @property
     def is_gm(self) -> bool:
@@ -242,7 +244,9 @@ def _by_authentication(request: HttpRequest, code) -> Visitor | None:
     version = poll_version(campaign, role, hidden=hidden)
     # Whether messages wait in a session read this way is not known: say they may, so no
     # kept page stands in for a page that would show them.
-    return Visitor(user=user, role=role, campaign=campaign, version=version, messages_waiting=True)
+    return Visitor(
+        user=user, role=role, campaign=campaign, version=version, messages_waiting=True, code=str(code)
+    )
 
 
 VISITOR_ATTR = "visitor"  # where the door leaves its answer on the request
@@ -252,16 +256,19 @@ def visitor(request: HttpRequest, code) -> Visitor | None:
     """Who is asking about campaign ``code``: a member (and ``request.user`` is then the user
     the door read), or None for anyone else. Asked once per request."""
     found = getattr(request, VISITOR_ATTR, None)
-    if found is not None and str(found.campaign.code) == str(code):
+    if found is not None and found.code == str(code):
         return found
     row = member(request, str(code))
     if row is not None:
+        # The user and the campaign are built from their rows when first read, as Django's
+        # authentication middleware builds request.user: a poll answering 204 reads neither.
         found = Visitor(
-            user=user_of(row),
+            user=SimpleLazyObject(partial(user_of, row)),
             role=row["role"],
-            campaign=campaign_of(row),
+            campaign=SimpleLazyObject(partial(campaign_of, row)),
             version=str(row["version"]),
             messages_waiting=messages_waiting(row),
+            code=str(code),
         )
     else:
         found = _by_authentication(request, code)
