@@ -1,5 +1,8 @@
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 FRAGMENT_CACHE_DIR=/tmp/referee-fragments
+# The build names its release (every worker of it shares kept pages; the next never reads them).
+ARG REFEREE_RELEASE=unnamed
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 FRAGMENT_CACHE_DIR=/tmp/referee-fragments \
+    REFEREE_RELEASE=${REFEREE_RELEASE}
 WORKDIR /app
 COPY pyproject.toml ./
 COPY referee ./referee

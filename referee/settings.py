@@ -11,6 +11,7 @@ import contextlib
 import os
 import secrets
 import tempfile
+import time
 from pathlib import Path
 
 import dj_database_url
@@ -57,6 +58,14 @@ if not SECRET_KEY:
     if not DEBUG:
         raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = local_secret_key(VAR_DIR)
+# What names the code this server renders with, in every kept page's and fragment's cache
+# key: a deployment sets REFEREE_RELEASE to its build (the image's tag or commit), so all
+# its workers share what they keep and the next release never serves this one's. A local
+# run without it takes the start time: a server restarted on changed code starts afresh.
+RELEASE = os.environ.get("REFEREE_RELEASE", "") or f"local-{time.time_ns()}"
+# How often an open live stream asks again whether its reader may still read it (seconds;
+# it asks before every change it sends as well).
+LIVE_RECHECK_S = float(os.environ.get("LIVE_RECHECK_S", "10"))
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # The request header (as in request.META) carrying the visitor's address when a trusted proxy
@@ -90,21 +99,20 @@ INSTALLED_APPS = [
     "referee.clock",
     "referee.desk",
     "referee.diary",
+    "referee.dashboard",
+    "referee.demo",
     "rules",
 ]
 
 MIDDLEWARE = [
+    # Starts the embedded PostgreSQL again when it died (local runs only): before all else.
     "referee.middleware.EmbeddedDatabaseMiddleware",
-    # Players' status poll, "nothing changed": answered before the rest (referee/play/poll.py).
-    "referee.play.poll.StatusPollMiddleware",
-    # A player's page kept whole while the campaign has not changed (referee/play/kept_pages.py).
-    "referee.play.kept_pages.KeptPageMiddleware",
-    # A GM's procedure form kept whole likewise (referee/play/kept_forms.py).
-    "referee.play.kept_forms.KeptFormMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # A kept page's ETag (referee/play/kept.py) answered 304 on a reload.
+    "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

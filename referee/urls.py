@@ -3,15 +3,17 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from referee import health
+from referee.dashboard import urls as dashboard_urls
+from referee.play import urls as play_urls
 
 urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include("referee.campaigns.account_urls")),
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
-    path("", include("referee.play.urls")),
+    path("", include((play_urls.urlpatterns + dashboard_urls.play_patterns, "play"))),
     path("", include("referee.play.integrity_urls")),
-    path("", include("referee.campaigns.urls")),
+    path("", include((dashboard_urls.campaign_patterns, "campaigns"))),
     path("", include("referee.shipboard.urls")),
     path("", include("referee.logistics.urls")),
     path("", include("referee.terrain.urls")),

@@ -41,7 +41,7 @@ def start_app():
     from django.db import connections
     from django.test.testcases import LiveServerThread
 
-    from referee.campaigns.demo import demo_campaign_load
+    from referee.demo.campaign import demo_campaign_load
 
     # As the test suite does: the database is created and filled by its owner role.
     owner = settings.MIGRATE_DATABASE
@@ -71,7 +71,7 @@ def start_app():
 def shoot(base: str, campaign, out: Path, chromium: str) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
-    from referee.campaigns.demo import DEMO_LOGINS
+    from referee.demo.campaign import DEMO_LOGINS
 
     written: list[Path] = []
     home = f"{base}/c/{campaign.code}/"

@@ -14,8 +14,8 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 
 from referee import htmx
-from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.models import Campaign
+from referee.play.door import gm_view, member_view
 from referee.play.services import PlayError
 from referee.terrain.models import Battlefield
 

@@ -16,8 +16,8 @@ from django.db.models import F
 from django.test import Client
 from django.utils.crypto import get_random_string
 
-from referee.campaigns.demo import DEMO_LOGINS, demo_campaign_load
 from referee.campaigns.models import Campaign
+from referee.demo.campaign import DEMO_LOGINS, demo_campaign_load
 from referee.fleet.models import Ship, Unit
 from referee.play.management.commands import bench_export
 from referee.play.models import LogEntry

@@ -10,9 +10,9 @@ from django.urls import reverse
 
 import rules
 from referee import htmx
-from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
 from referee.play import services as play_services
+from referee.play.door import gm_view
 from referee.play.forms import parse_dice
 from referee.play.models import LogEntry
 

@@ -34,12 +34,14 @@ BUMP_STATE_VERSION = pgtrigger.Trigger(
     name="bump_state_version",
     when=pgtrigger.Before,
     operation=pgtrigger.Update,
+    # Counting a change as unseen by players (``unseen_version``) is no change of its own.
+    condition=pgtrigger.Q(old__unseen_version=pgtrigger.F("new__unseen_version")),
     func="NEW.state_version := OLD.state_version + 1; RETURN NEW;",
 )
 
 
 # After each committed change of a campaign, tell the servers holding players' live
-# streams (referee.play.live). The payload is the campaign's public code and nothing more:
+# streams (referee.dashboard.live). The payload is the campaign's public code and nothing more:
 # no version, no field, nothing about what changed. Notifications with one payload in one
 # transaction arrive once, at commit; a rolled-back change sends none.
 NOTIFY_CHANGED = pgtrigger.Trigger(
@@ -71,6 +73,10 @@ class Campaign(models.Model):
     state_version = models.PositiveBigIntegerField(
         default=0, editable=False, help_text="Bumped by the database on every change players could see."
     )
+    # How many of state_version's moves were GM-only changes of what players cannot see (a
+    # GM's edit of an unshared record, a GM-only roll on one): the players' version leaves
+    # them out, so a player's poll never tells that the GM is busy with something hidden.
+    unseen_version = models.PositiveBigIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -10,9 +10,9 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
 from referee import htmx
-from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
 from referee.fleet.models import Ship
+from referee.play.door import gm_view
 from referee.play.services import PlayError
 
 from . import selectors, services

@@ -10,7 +10,8 @@ from referee.fleet.models import Ship
 from referee.play import pending, players
 from referee.play.effects import ChangeRecorder
 from referee.play.models import LogEntry
-from referee.play.services import PlayError, campaign_lock, changes_save, log_append
+from referee.play.resolution import PlayError, campaign_lock, changes_save
+from referee.play.services import log_append
 
 ACTIONS = ("accept", "reject", "apply", "dismiss", "complete", "share")
 SHARE = "record.share"

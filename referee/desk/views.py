@@ -7,8 +7,8 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
 from referee import htmx
-from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
+from referee.play.door import gm_view
 from referee.play.pending import EffectError
 from referee.play.services import PlayError
 

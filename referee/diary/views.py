@@ -10,8 +10,8 @@ from django.shortcuts import render
 from django.utils.text import slugify
 
 from referee import htmx
-from referee.campaigns.access import member_view
 from referee.campaigns.models import Campaign
+from referee.play.door import member_view
 
 from . import selectors
 

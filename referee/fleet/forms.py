@@ -290,6 +290,7 @@ class Kind:
     singular: str
     plural: str
     panel_template: str = ""  # where its list panel lives (default: the dashboard's "<slug>-panel")
+    deleted_with: str = ""  # what goes with a record when it is deleted, said before the delete ("its hexes")
 
     @property
     def panel(self) -> str:

@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 
 from referee import htmx
-from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
 from referee.fleet.models import Ship, Unit
+from referee.play.door import gm_view
 from referee.play.selectors import dashboard_context
 from referee.play.services import PlayError
 from referee.sheets.document import SheetError, normalise
@@ -126,18 +126,15 @@ PANELS = {
     "units": "campaigns/dashboard.html#units-panel",
     "designs": "sheets/panel.html#designs-panel",
 }
-_CLOSE_SLOT = '<div id="form-slot" hx-swap-oob="true"></div>'
 
 
 def _panels_out_of_band(request: htmx.HtmxHttpRequest, campaign: Campaign, *, designs: bool) -> str:
-    """The dashboard panels the import changed, refreshed beside the import card (HTMX swaps
-    each into the element of its id), so what was imported shows at once; the card stays."""
-    panels = {**dashboard_context(campaign), "keep_form_slot": True}
-    out = []
-    for slug in ("designs",) if designs else ("ships", "units"):
-        html = render_to_string(PANELS[slug], panels, request=request).replace(_CLOSE_SLOT, "")
-        out.append(html.replace(f'id="{slug}-panel"', f'id="{slug}-panel" hx-swap-oob="true"', 1))
-    return "".join(out)
+    """The dashboard panels the import changed, refreshed beside the import card (``oob``:
+    HTMX swaps each into the element of its id), so what was imported shows at once; the
+    card stays (``keep_form_slot``)."""
+    panels = {**dashboard_context(campaign), "keep_form_slot": True, "oob": True}
+    slugs = ("designs",) if designs else ("ships", "units")
+    return "".join(render_to_string(PANELS[slug], panels, request=request) for slug in slugs)
 
 
 @gm_view("GET")

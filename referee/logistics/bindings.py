@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from datetime import timedelta
 
+from referee.fleet import sheet_reads as sheets
 from referee.fleet.models import EngineType, Ship, Unit, UnitKind
 from referee.play.bindings import (
     FROM_THE_RECORD,
@@ -26,7 +27,6 @@ from referee.play.bindings import (
 )
 from referee.play.families import EffectRule
 from referee.play.services import PlayError
-from referee.sheets import selectors as sheets
 
 from .models import ShipStores, UnitRefit
 

@@ -7,8 +7,8 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from referee import htmx
-from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
+from referee.play.door import gm_view
 from referee.play.selectors import dashboard_context
 from rules.tables import characters as templates
 

@@ -12,7 +12,8 @@ from referee.fleet.models import Ship, StarSystem, Unit
 from referee.play import sharing
 from referee.play.effects import ChangeRecorder
 from referee.play.models import LogEntry, Visibility
-from referee.play.services import PlayError, campaign_lock, changes_save, log_append
+from referee.play.resolution import PlayError, campaign_lock, changes_save
+from referee.play.services import log_append
 from referee.terrain.models import Battlefield, Facing, UnitPlacement
 
 from .geometry import plain_au

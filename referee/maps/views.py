@@ -13,11 +13,11 @@ from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 
 from referee import htmx
-from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.models import Campaign
 from referee.fleet.models import StarSystem
-from referee.play import poll
+from referee.play import door
 from referee.play import services as play_services
+from referee.play.door import gm_view, member_view
 from referee.play.selectors import poll_version
 from referee.terrain.forms import HexForm
 from referee.terrain.models import Battlefield, Hex, hex_number
@@ -141,33 +141,23 @@ def system_page(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, sy
     return render(request, SYSTEM_PAGE, context)
 
 
-def _unchanged(request, code) -> bool:
-    """The map's live refresh, "nothing changed": the status poll's one statement (the
-    session, the membership and the version the reader sees), nothing else read. It answers
-    alike for any map code of the campaign, so it tells of no map kept from the reader."""
-    return request.method == "GET" and poll.unchanged_for_member(request, code, request.GET.get("v", ""))
-
-
-def system_panel(request: htmx.HtmxHttpRequest, code, system_code) -> HttpResponse:
-    """The map alone, for the page's live refresh: 204 while nothing the reader sees changed."""
-    if not request.GET.get("at", "").strip() and _unchanged(request, code):
-        try:
-            _params(request)
-        except _BadRequest as error:
-            return _bad(str(error))
-        return HttpResponse(status=204)
-    return _system_panel(request, code, system_code)
+def _unchanged(request) -> bool:
+    """The map's live refresh, "nothing changed": the version the door read for the reader
+    (its one statement), nothing else read. It answers alike for any map code of the
+    campaign, so it tells of no map kept from the reader."""
+    return request.GET.get("v", "") == door.visitor_of(request).version
 
 
 @member_view("GET")
-def _system_panel(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, system_code) -> HttpResponse:
-    system = _system(campaign, system_code)
+def system_panel(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, system_code) -> HttpResponse:
+    """The map alone, for the page's live refresh: 204 while nothing the reader sees changed."""
     try:
         params = _params(request)
     except _BadRequest as error:
         return _bad(str(error))
-    if params["at"] is None and request.GET.get("v") == poll_version(campaign, role, user=request.user):
+    if params["at"] is None and _unchanged(request):
         return HttpResponse(status=204)
+    system = _system(campaign, system_code)
     context = _system_context(request, campaign, role, system, params)
     return render(request, SYSTEM_PAGE + "#map-panel", context)
 
@@ -206,6 +196,7 @@ def _back(campaign: Campaign, system: StarSystem, request) -> str:
 
 def _after_change(request, campaign, system, message: str) -> HttpResponse:
     if request.htmx:
+        campaign.refresh_from_db()  # the panel polls from the version after the change, not before it
         params = {"at": None, "mode": request.POST.get("mode", "fit"), "from": ""}
         if params["mode"] not in selectors.MODES:
             params["mode"] = "fit"
@@ -333,20 +324,14 @@ def battlefield_page(
     return render(request, FIELD_PAGE, _field_context(request, campaign, role, battlefield, at, chosen))
 
 
-def battlefield_panel(request: htmx.HtmxHttpRequest, code, field_code) -> HttpResponse:
-    """The map alone, for the page's live refresh: 204 while nothing the reader sees changed."""
-    if _unchanged(request, code):
-        return HttpResponse(status=204)
-    return _battlefield_panel(request, code, field_code)
-
-
 @member_view("GET")
-def _battlefield_panel(
+def battlefield_panel(
     request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, field_code
 ) -> HttpResponse:
-    battlefield = _battlefield(campaign, role, field_code)
-    if request.GET.get("v") == poll_version(campaign, role, user=request.user):
+    """The map alone, for the page's live refresh: 204 while nothing the reader sees changed."""
+    if _unchanged(request):
         return HttpResponse(status=204)
+    battlefield = _battlefield(campaign, role, field_code)
     return render(
         request, FIELD_PAGE + "#field-panel", _field_context(request, campaign, role, battlefield, None)
     )

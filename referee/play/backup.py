@@ -629,7 +629,7 @@ def restore(
         ) from None
     except RecursionError:
         raise RestoreError("the backup is nested too deeply") from None
-    except integrity.IntegrityError as error:
+    except integrity.NotAnExport as error:
         raise RestoreError(f"the backup's log cannot be checked: {error}") from None
     except DatabaseError as error:
         raise RestoreError(f"the database refused the restored rows: {str(error).strip()}") from None

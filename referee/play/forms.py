@@ -111,10 +111,8 @@ def kept_record_choices(campaign: Campaign, what: str, field: forms.ModelChoiceF
     version and kept beside the page fragments (``fragments``): a campaign's 200 ships are
     one query and 200 records built, every time a form shows them otherwise. The version
     moves with every change to any record, so a new or renamed one shows at once."""
-    created = campaign.created_at.timestamp() if campaign.created_at else 0
-    key = (
-        f"{fragments.code_digest()}:{campaign.pk}:{campaign.code}:{created:.6f}:{campaign.state_version}"
-        f":gm:record-choices:{hashlib.sha256(what.encode()).hexdigest()[:24]}"
+    key = fragments.key(
+        campaign, "gm", None, "record-choices", hashlib.sha256(what.encode()).hexdigest()[:24]
     )
     choices = fragments.get(key)
     if choices is None:

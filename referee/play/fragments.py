@@ -4,8 +4,8 @@ A fragment (``{% fragment "ships-panel" %}…{% endfragment %}``, from the ``fra
 template library) is rendered once per campaign version and kept in the ``fragments``
 cache. Its key names:
 
-- the code the fragment was rendered by (a digest of the templates and the Python source,
-  so a deployment never serves what its predecessor rendered);
+- the release the fragment was rendered by (``settings.RELEASE``), so a deployment never
+  serves what its predecessor rendered;
 - the campaign: its id, code and creation time (a database made afresh, or a campaign
   restored elsewhere, never meets another's fragments) and its ``state_version``, which the
   database moves on every change to anything the campaign holds (``CampaignScoped``);
@@ -26,13 +26,12 @@ placeholder in their place and each request puts its own token in."""
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import random
 from functools import cache
-from pathlib import Path
 
 from django.conf import settings
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.cache import caches
 from django.core.cache.backends.filebased import FileBasedCache
 from django.utils.safestring import SafeString, mark_safe
@@ -43,23 +42,48 @@ CACHE_ALIAS = "fragments"
 # No text the app stores can hold a NUL (PostgreSQL refuses it), so nothing rendered from
 # the campaign can look like the placeholder.
 CSRF_PLACEHOLDER = "\x00csrf-token\x00"
+# Where each shown form's request key goes (``kept``).
+REQUEST_KEY_PLACEHOLDER = "\x00request-key\x00"
 ROLES = ("gm", "player")
 
 
+def release() -> str:
+    """The deployment's release id (``settings.RELEASE``): what a kept piece was rendered by.
+    A deployment sets its own (the image's build); a local run takes its start time, so a
+    server started on changed code never serves what its predecessor rendered."""
+    return str(settings.RELEASE)
+
+
 @cache
-def code_digest() -> str:
-    """A digest of the templates and the Python source this process renders with."""
-    base = Path(settings.BASE_DIR)
-    digest = hashlib.sha256()
-    for folder, pattern in (("templates", "*.html"), ("referee", "*.py"), ("rules", "*.py")):
-        for path in sorted((base / folder).rglob(pattern)):
-            digest.update(str(path.relative_to(base)).encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+def _static_digest() -> str:
+    """What names the static files a page links (their hashed names change with them)."""
+    return getattr(staticfiles_storage, "manifest_hash", "") or "plain"
+
+
+def key(campaign, role: str, user, *parts: str) -> str:
+    """The one cache key of anything kept for a campaign's version: a fragment, a kept page,
+    a record select's choices. It names the release and static files it was rendered with,
+    the campaign (id, code, creation, ``state_version``), the reader (role, and the user's
+    id and name; None for what every GM shares) and ``parts``, what the caller keeps."""
+    created = campaign.created_at.timestamp() if campaign.created_at else 0
+    reader = "-" if user is None else f"{user.pk}:{user.get_username()}"
+    return ":".join(
+        [
+            release(),
+            _static_digest(),
+            str(campaign.pk),
+            str(campaign.code),
+            f"{created:.6f}",
+            str(campaign.state_version),
+            role,
+            reader,
+            *parts,
+        ]
+    )
 
 
 def key_for(context, name: str) -> str | None:
-    """The fragment's cache key, or None when this rendering must not use the cache."""
+    """A ``{% fragment %}``'s cache key, or None when this rendering must not use the cache."""
     request = context.get("request")
     campaign = context.get("campaign")
     role = context.get("role")
@@ -70,12 +94,7 @@ def key_for(context, name: str) -> str | None:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return None
-    htmx = "htmx" if getattr(request, "htmx", False) else "page"
-    created = campaign.created_at.timestamp() if campaign.created_at else 0
-    return (
-        f"{code_digest()}:{campaign.pk}:{campaign.code}:{created:.6f}:{campaign.state_version}"
-        f":{role}:{user.pk}:{htmx}:{name}"
-    )
+    return key(campaign, role, user, "htmx" if getattr(request, "htmx", False) else "page", name)
 
 
 def get(key: str) -> str | None:

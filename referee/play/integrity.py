@@ -65,11 +65,11 @@ def entry_json(entry: LogEntry, role: str = "gm") -> dict:
     }
 
 
-class IntegrityError(ValueError):
+class NotAnExport(ValueError):
     """A file that is not a turn-log export at all (as opposed to a broken chain)."""
 
 
-class UnreadableEntry(IntegrityError):
+class UnreadableEntry(NotAnExport):
     """An entry that cannot be a log entry at all (a number too long to record, nesting
     too deep): in a file, the file is not an export; in the database, the chain is broken."""
 
@@ -149,16 +149,16 @@ def _scheme(entry: dict) -> int:
 
 
 def _well_formed(entry: object, index: int) -> dict:
-    """An entry as a file holds it, or IntegrityError saying why it is not one."""
+    """An entry as a file holds it, or NotAnExport saying why it is not one."""
     where = f"entry {index + 1} of the file"
     if not isinstance(entry, dict):
-        raise IntegrityError(f"{where} is not an entry but {_kind(entry)}")
+        raise NotAnExport(f"{where} is not an entry but {_kind(entry)}")
     for key in ("prev_hash", "hash"):
         if key in entry and not (isinstance(entry[key], str) and HASH_TEXT.fullmatch(entry[key])):
-            raise IntegrityError(f"{where} has a {key} that is not a hash: {_kind(entry[key])}")
+            raise NotAnExport(f"{where} has a {key} that is not a hash: {_kind(entry[key])}")
     scheme = entry.get("hash_scheme", 1)
     if scheme not in HASH_SCHEMES or isinstance(scheme, bool):
-        raise IntegrityError(f"{where} names a hash scheme this version does not know: {_kind(scheme)}")
+        raise NotAnExport(f"{where} names a hash scheme this version does not know: {_kind(scheme)}")
     return entry
 
 
@@ -373,7 +373,7 @@ def verify_entries(
     turn's end) the chain must pass through that hash, else the log was rewritten before
     it or ends before it.
 
-    Raises IntegrityError for what is not an entry at all (a malformed file)."""
+    Raises NotAnExport for what is not an entry at all (a malformed file)."""
     checked = 0
     missing_spans: list[tuple[int, int]] = []
     gaps_before: list[int] = []
@@ -529,17 +529,15 @@ def verify_export(document: dict, *, head: str | None = None) -> ChainReport:
     """Check a parsed JSON export (``exports.json_chunks``): its chain, and its closing
     signature, which shows the file holds every entry it held when it was made."""
     if not isinstance(document, dict) or not isinstance(document.get("entries"), list):
-        raise IntegrityError("not a turn-log JSON export: no list of entries")
+        raise NotAnExport("not a turn-log JSON export: no list of entries")
     if document.get("format") != EXPORT_FORMAT:
-        raise IntegrityError(
-            f"unknown export format {_kind(document.get('format'))} (expected {EXPORT_FORMAT})"
-        )
+        raise NotAnExport(f"unknown export format {_kind(document.get('format'))} (expected {EXPORT_FORMAT})")
     campaign = document.get("campaign")
     code = campaign.get("code") if isinstance(campaign, dict) else None
     if not isinstance(code, str):
-        raise IntegrityError("the export does not say which campaign it is from")
+        raise NotAnExport("the export does not say which campaign it is from")
     if not isinstance(document.get("partial", False), bool):
-        raise IntegrityError("the export's partial mark is not yes or no")
+        raise NotAnExport("the export's partial mark is not yes or no")
     entries = document["entries"]
     partial = bool(document.get("partial"))
     report = verify_entries(entries, partial=partial, campaign_code=code, head=head)
@@ -610,7 +608,7 @@ class _Reading:
     def __init__(self, keyed: Keyed):
         self.keyed = keyed
         self.exact = 0
-        self.problem: Break | IntegrityError | None = None
+        self.problem: Break | NotAnExport | None = None
 
     def holds_fast(self, payload: dict, pending) -> bool:
         nonce = payload.get("nonce")
@@ -712,7 +710,7 @@ def verify_campaign(campaign: Campaign, *, head: str | None = None) -> ChainRepo
     report = dataclasses.replace(report, exact_reads=reading.exact)
     if report.problem is not None or reading.problem is None:
         return report
-    if isinstance(reading.problem, IntegrityError):
+    if isinstance(reading.problem, NotAnExport):
         raise reading.problem
     return _replace_problem(report, reading.problem)
 
@@ -724,7 +722,7 @@ def database_verdict(campaign: Campaign, *, head: str | None = None) -> ChainRep
         return verify_campaign(campaign, head=head)
     except UnreadableEntry as error:
         return ChainReport(checked=0, problem=Break(error.seq, f"it {error.reason}"))
-    except IntegrityError as error:
+    except NotAnExport as error:
         return ChainReport(checked=0, problem=Break(None, str(error)))
 
 

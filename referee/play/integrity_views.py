@@ -7,8 +7,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from referee import htmx
-from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
+from referee.play.door import gm_view
 
 from . import backup, integrity
 

@@ -20,7 +20,8 @@ from referee.campaigns.models import Campaign, Invite, Membership, Role
 
 from . import wording
 from .models import LogEntry, Visibility
-from .services import PlayError, _lock, log_append, reverser
+from .resolution import PlayError, campaign_lock
+from .services import log_append, reverser
 
 JOIN, ROLE, REMOVE = "member.join", "member.role", "member.remove"
 INVITE_CREATE, INVITE_REVOKE = "invite.create", "invite.revoke"
@@ -85,7 +86,7 @@ def _refused(error: campaign_services.MembershipError) -> PlayError:
 @transaction.atomic
 def member_join(*, invite: Invite, user) -> Membership:
     """Join through an invite, on the record (a member already keeps their role, unlogged)."""
-    campaign = _lock(invite.campaign)
+    campaign = campaign_lock(invite.campaign)
     was = Membership.objects.filter(campaign=campaign, user=user).first()
     membership = campaign_services.invite_accept(invite=invite, user=user)
     if was is None:
@@ -96,7 +97,7 @@ def member_join(*, invite: Invite, user) -> Membership:
 
 @transaction.atomic
 def member_remove(*, membership: Membership, actor) -> None:
-    campaign = _lock(membership.campaign)
+    campaign = campaign_lock(membership.campaign)
     membership = Membership.objects.select_related("user").get(pk=membership.pk)
     campaign_services.membership_remove(membership=membership)
     change = _member_change(membership.user, membership.role, None)
@@ -105,7 +106,7 @@ def member_remove(*, membership: Membership, actor) -> None:
 
 @transaction.atomic
 def member_set_role(*, membership: Membership, role: str, actor) -> Membership:
-    campaign = _lock(membership.campaign)
+    campaign = campaign_lock(membership.campaign)
     membership = Membership.objects.select_related("user").get(pk=membership.pk)
     before = membership.role
     membership = campaign_services.membership_set_role(membership=membership, role=role)
@@ -118,7 +119,7 @@ def member_set_role(*, membership: Membership, role: str, actor) -> Membership:
 
 @transaction.atomic
 def invite_create(*, campaign: Campaign, created_by, days: int, max_uses: int) -> Invite:
-    campaign = _lock(campaign)
+    campaign = campaign_lock(campaign)
     invite = campaign_services.invite_create(
         campaign=campaign, created_by=created_by, days=days, max_uses=max_uses
     )
@@ -129,7 +130,7 @@ def invite_create(*, campaign: Campaign, created_by, days: int, max_uses: int) -
 
 @transaction.atomic
 def invite_revoke(*, invite: Invite, actor) -> Invite:
-    campaign = _lock(invite.campaign)
+    campaign = campaign_lock(invite.campaign)
     invite = Invite.objects.select_for_update().get(pk=invite.pk)
     if invite.revoked_at is not None:
         return invite

@@ -15,7 +15,7 @@ import uuid
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
-from django.core.exceptions import FieldDoesNotExist, ValidationError
+from django.core.exceptions import FieldDoesNotExist
 from django.db import IntegrityError, models, transaction
 
 import rules
@@ -25,7 +25,8 @@ from .bindings import Context
 from .effects import ChangeRecorder, NotApplied, flag, moment, numeric
 from .models import LogEntry, Visibility
 from .pending_words import role_for
-from .services import PlayError, _lock, log_append
+from .resolution import PlayError, campaign_lock, changes_save
+from .services import log_append
 
 APPLY, DISMISS = "effect.apply", "effect.dismiss"
 _KEYS = uuid.UUID("6f1f3f8e-8d0b-4f57-9c55-2f8f0c6a7a10")
@@ -209,7 +210,7 @@ def _source(entry: LogEntry, number: int) -> dict:
 @transaction.atomic
 def pending_effect_apply(*, entry: LogEntry, number: int, actor, record: str = "") -> LogEntry:
     """Apply pending effect ``number`` of ``entry`` to the record it names, logged and undoable."""
-    campaign = _lock(entry.campaign)
+    campaign = campaign_lock(entry.campaign)
     entry = LogEntry.objects.get(pk=entry.pk)
     effect = _effect(entry, number)
     _refuse_if_ruled(entry, number)
@@ -247,9 +248,9 @@ def pending_effect_apply(*, entry: LogEntry, number: int, actor, record: str = "
         record, attr, value = update if len(update) == 3 else (obj, *update)
         recorder.set(record, attr, value)
     try:
-        changes = recorder.save()
-    except ValidationError as error:
-        raise EffectError("; ".join(error.messages)) from None
+        changes = changes_save(recorder)
+    except PlayError as error:
+        raise EffectError(str(error)) from None
     if not changes:
         raise EffectError(f"{obj} already holds this ({what}); dismiss it instead.")
     done = "; ".join(
@@ -282,7 +283,7 @@ def pending_effect_apply(*, entry: LogEntry, number: int, actor, record: str = "
 @transaction.atomic
 def pending_effect_dismiss(*, entry: LogEntry, number: int, actor) -> LogEntry:
     """Rule pending effect ``number`` of ``entry`` out: logged, and it can no longer be applied."""
-    campaign = _lock(entry.campaign)
+    campaign = campaign_lock(entry.campaign)
     entry = LogEntry.objects.get(pk=entry.pk)
     effect = _effect(entry, number)
     _refuse_if_ruled(entry, number)

@@ -12,8 +12,8 @@ from django.urls import reverse
 
 import rules
 from referee import htmx
-from referee.campaigns.access import member_view
 from referee.campaigns.models import Campaign
+from referee.play.door import member_view
 
 from . import players, services
 from .bindings import Context

@@ -22,11 +22,11 @@ import rules
 from referee.campaigns.models import Campaign, Role
 
 from . import families, sharing
-from .bindings import Binding, Context
+from .bindings import Binding
 from .bindings import Role as BindingRole
-from .effects import ChangeRecorder, apply_effects
 from .models import RULINGS, WAITING_WORDS, LogEntry, Visibility
-from .services import PlayError, _load_context, _lock, _save, _subject_record, log_append, refusal
+from .resolution import PlayError, campaign_lock, load_context, outcome_apply, refusal, subject_record
+from .services import log_append
 
 AWAITING = "@awaiting_gm"  # in a waiting roll's inputs (the hash covers it)
 ABOUT = "@about"  # the entry a reply is about, by hash and title
@@ -96,17 +96,6 @@ def owned_actions(campaign: Campaign, user, objects) -> list:
 # -- Rolls -------------------------------------------------------------------------------
 
 
-def _apply(binding: Binding, ctx: Context, outcome) -> tuple[list[dict], list, list]:
-    """Land the outcome's effects on the records: (changes, pending effects, involved)."""
-    recorder = ChangeRecorder()
-    effects, _ = families.start_timer(ctx, list(outcome.effects), recorder, binding.procedure_id)
-    pending = apply_effects(effects, ctx.targets(binding), ctx, recorder, binding.procedure_id)
-    if binding.after:
-        binding.after(ctx, outcome, recorder)
-    involved = [*ctx.objects.values(), *ctx.extras.values(), *(obj for obj, _ in recorder.dirty.values())]
-    return _save(recorder), pending, involved
-
-
 @transaction.atomic
 def player_roll(
     *,
@@ -124,18 +113,18 @@ def player_roll(
     waiting for the GM, as the campaign says. Blind (only the GM reads the result) when
     the player asks, or when the rules keep the result from the roller (``binding.secret``),
     or when the result would tell of a record players cannot see."""
-    campaign = _lock(campaign)
+    campaign = campaign_lock(campaign)
     if request_key is not None and (
         earlier := LogEntry.objects.filter(campaign=campaign, request_key=request_key).first()
     ):
         return earlier
-    ctx = _load_context(campaign, binding, subjects, extras)
+    ctx = load_context(campaign, binding, subjects, extras)
     unmet = binding.unmet(ctx, inputs)
     if unmet:
         raise PlayError(refusal(unmet, "Ask your GM."))
     outcome = rules.resolve(binding.procedure_id, inputs, None if dice is None else list(dice))
-    ctx.outcome = outcome
-    record = _subject_record(ctx)
+    ctx.outcome = outcome  # what decides whether the roll is secret may read the result
+    record = subject_record(ctx)
     data = outcome.to_dict()
     who = getattr(actor, "username", "") or "a player"
     named = [*ctx.objects.values(), *ctx.extras.values()]
@@ -146,7 +135,7 @@ def player_roll(
         record[AWAITING] = {"by": who}
         summary = f"{outcome.summary} Rolled by {who}; {WAITING_WORDS}"
     else:
-        changes, pending, involved = _apply(binding, ctx, outcome)
+        changes, pending, involved = outcome_apply(binding, ctx, outcome)
         secret = bool(sharing.unshared(involved))
         summary = f"{outcome.summary} Rolled by {who}."
     return log_append(
@@ -182,7 +171,7 @@ def _about(entry: LogEntry) -> dict:
 def player_roll_decide(*, entry: LogEntry, actor, accept: bool) -> LogEntry:
     """The GM's Accept (the roll's effects apply now) or Reject (nothing changes) of a
     player's waiting roll, logged as an entry about it."""
-    campaign = _lock(entry.campaign)
+    campaign = campaign_lock(entry.campaign)
     entry = LogEntry.objects.select_related("campaign").get(pk=entry.pk)
     if AWAITING not in entry.inputs:
         raise PlayError(f"Entry #{entry.seq} is not a player's roll waiting for the GM.")
@@ -216,17 +205,17 @@ def player_roll_decide(*, entry: LogEntry, actor, accept: bool) -> LogEntry:
     for extra in binding.extras:
         if found := entry.inputs.get(f"@{extra.name}"):
             extras[extra.name] = extra.model.objects.in_campaign(campaign).filter(code=found["code"]).first()
-    ctx = _load_context(campaign, binding, subjects, extras)
+    ctx = load_context(campaign, binding, subjects, extras)
     inputs = {k: v for k, v in entry.inputs.items() if not k.startswith("@")}
     dice = [value for roll in entry.rolls for value in roll.get("values", [])]
     outcome = rules.resolve(entry.procedure, inputs, dice)
-    ctx.outcome = outcome
+    ctx.outcome = outcome  # the conditions below may read the result
     if outcome.to_dict()["result"] != entry.result:  # the same dice must tell the same story
         raise PlayError(f"Entry #{entry.seq} no longer resolves as it did; reject it and roll again.")
     unmet = binding.unmet(ctx, inputs)
     if unmet:
         raise PlayError(refusal(unmet, "Reject the roll instead."))
-    changes, pending, _involved = _apply(binding, ctx, outcome)
+    changes, pending, _involved = outcome_apply(binding, ctx, outcome)
     what = "; ".join(f"{c['name']} {c['label']} {c['before']} -> {c['after']}" for c in changes)
     return log_append(
         procedure=ACCEPT,
@@ -276,7 +265,7 @@ def note_post(
     GM's ``audience`` (user ids of players) a whisper to them; a reply to a secret entry
     is as secret as it."""
     text = clean_note(text)
-    campaign = _lock(campaign)
+    campaign = campaign_lock(campaign)
     who = getattr(actor, "username", "") or "someone"
     procedure, title = NOTE, (f"Message from {who}" if kind == "message" else f"Note by {who}")
     inputs: dict = {"text": text, "kind": "message" if kind == "message" else "note"}

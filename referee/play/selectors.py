@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass
-from datetime import timedelta
 from functools import lru_cache
 from urllib.parse import urlencode
 
@@ -19,27 +18,23 @@ from django.db.models import (
     BooleanField,
     Count,
     ExpressionWrapper,
-    OuterRef,
     Q,
     QuerySet,
-    Subquery,
     Value,
     Window,
 )
+from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.functional import cached_property
 
 import rules
-from referee.campaigns.forms import InviteForm
-from referee.campaigns.models import Campaign, Membership
+from referee.campaigns.models import Campaign
 from referee.fleet.models import Character, Marker, Ship, StarSystem, Unit
 
 from . import families, pending, wording
 from .models import LogEntry, Numbering, hidden_sql, unnumbered_sql
-from .players import owned_actions
 
 LOG_PAGE_SIZE = 25
 
@@ -137,7 +132,7 @@ def _read(page, campaign: Campaign, role: str, user, numbering: Numbering | None
     if role != "gm":
         numbering = numbering or Numbering.for_campaign(campaign, user)
         page.object_list = numbering.apply(page.object_list)
-        codes = {s["code"] for e in page.object_list for s in _named_codes(e)}
+        codes = {s["code"] for e in page.object_list for s in named_codes(e)}
         seen = records_seen(campaign, role, codes) if codes else {str(campaign.code): 1}
         for entry in page.object_list:
             entry.seen = seen
@@ -147,7 +142,7 @@ def _read(page, campaign: Campaign, role: str, user, numbering: Numbering | None
     page.rows = diary_rows(page.object_list)
 
 
-def _named_codes(entry: LogEntry) -> list[dict]:
+def named_codes(entry: LogEntry) -> list[dict]:
     """Each record an entry names in its words: its subjects, changes and their values."""
     words = entry.words if isinstance(entry.words, dict) else {}
     found = list(words.get("subjects") or [])
@@ -315,29 +310,23 @@ def records_seen(campaign: Campaign, role: str, codes=None) -> dict[str, int] | 
         wanted = list(dict.fromkeys(u for u in map(_uuid_or_none, codes) if u is not None))
         if not wanted:
             return found
-    sql, params = _seen_statement(role, len(wanted) if wanted is not None else None)
-    values = {_SENTINEL_CAMPAIGN: campaign.pk}
-    values.update(zip(_sentinel_codes(len(wanted or ())), wanted or (), strict=True))
+    if wanted is not None and len(wanted) > RECORDS_SEEN_MAX_CODES:
+        raise ValueError("too many records to look up at once")
+    sql, params = _seen_statement(role, wanted is not None)
+    # The campaign and the codes are the statement's first parameters (``SEEN_ARGS``).
+    args = [campaign.pk, wanted or []]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [values.get(p, p) if _is_sentinel(p) else p for p in params])
+        cursor.execute(sql, [*args, *params])
         for code, seen in cursor.fetchall():
             found[str(code)] = max(seen, found.get(str(code), 0))
     return found
 
 
-# Stand-ins the statement is compiled with, swapped for the campaign's id and the codes on
-# each call: no campaign has a negative id, and no record's code is a version-0 UUID.
-_SENTINEL_CAMPAIGN = -917_325_011
-
-
-def _sentinel_codes(n: int) -> list[uuid.UUID]:
-    return [uuid.UUID(int=i + 1) for i in range(n)]
-
-
-def _is_sentinel(param) -> bool:
-    return (type(param) is int and param == _SENTINEL_CAMPAIGN) or (
-        isinstance(param, uuid.UUID) and param.int <= RECORDS_SEEN_MAX_CODES
-    )
+# What ``records_seen``'s statement reads its campaign and codes from: one row of
+# parameters the compiled union refers to, so the ORM compiles it once per role.
+SEEN_ARGS = "WITH seen_args AS (SELECT %s::bigint AS campaign_id, %s::uuid[] AS codes) "
+_SEEN_CAMPAIGN = RawSQL("(SELECT campaign_id FROM seen_args)", ())
+_SEEN_CODES = RawSQL("SELECT unnest(codes) FROM seen_args", ())
 
 
 RECORDS_SEEN_MAX_CODES = 10_000
@@ -350,59 +339,37 @@ def _uuid_or_none(code) -> uuid.UUID | None:
         return None
 
 
-@lru_cache(maxsize=256)
-def _seen_statement(role: str, n_codes: int | None) -> tuple[str, tuple]:
+@lru_cache(maxsize=8)
+def _seen_statement(role: str, by_code: bool) -> tuple[str, tuple]:
     """``records_seen``'s union over every record type, compiled by the ORM once per role
-    and number of codes (compiling it cost more than running it) with stand-in values."""
-    if n_codes is not None and n_codes > RECORDS_SEEN_MAX_CODES:
-        raise ValueError("too many records to look up at once")
-    campaign = Campaign(pk=_SENTINEL_CAMPAIGN)
-    codes = _sentinel_codes(n_codes or 0)
+    (compiling it cost more than running it), reading its campaign and codes from
+    ``SEEN_ARGS``."""
     parts = []
     for model in _record_models():
-        every = model.objects.in_campaign(campaign).order_by()
-        if n_codes is not None:
-            every = every.filter(code__in=codes)
+        every = model.objects.filter(campaign_id=_SEEN_CAMPAIGN).order_by()
+        if by_code:
+            every = every.filter(code__in=_SEEN_CODES)
         seen = every.visible_to(role)
         parts.append(every.annotate(seen=Value(0)).values_list("code", "seen"))
         parts.append(seen.annotate(seen=Value(1)).values_list("code", "seen"))
     if not parts:
-        return "SELECT NULL, 0 WHERE false", ()
-    return parts[0].union(*parts[1:], all=True).query.sql_with_params()
+        return SEEN_ARGS + "SELECT NULL, 0 WHERE false", ()
+    sql, params = parts[0].union(*parts[1:], all=True).query.sql_with_params()
+    return SEEN_ARGS + sql, params
 
 
 def poll_version(campaign: Campaign, role: str, *, hidden: int | None = None, user=None) -> str:
     """The version of what ``role`` sees, for the status poll: ``state_version``, less
-    for players the number of entries they cannot see (``hidden``, counted if not given).
-    Each hidden entry's insert bumps ``state_version`` by exactly one (one statement-level
-    touch), so a GM-only roll that changed nothing players see leaves their version as it
-    was; revealing it moves it on by two."""
+    for players the number of entries they cannot see (``hidden``, counted if not given)
+    and the moves of GM-only changes to what they cannot see (``unseen_version``). Each
+    hidden entry's insert bumps ``state_version`` by exactly one (one statement-level
+    touch), and ``services.log_append`` counts the rest of a GM-only change's moves, so a
+    GM-only roll or edit that changed nothing players see leaves their version as it was."""
     if role == "gm":
         return str(campaign.state_version)
     if hidden is None:
         hidden = LogEntry.objects.in_campaign(campaign).hidden(user).count()
-    return str(campaign.state_version - hidden)
-
-
-def membership_for_poll(user, code) -> Membership | None:
-    """The user's membership of campaign ``code`` with its campaign and the count of
-    entries hidden from the user (``hidden``), in one query: the status poll's only one."""
-    if not user.is_authenticated:
-        return None
-    hidden = (
-        LogEntry.objects.hidden(user)
-        .filter(campaign=OuterRef("campaign"))
-        .order_by()
-        .values("campaign")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    return (
-        Membership.objects.select_related("campaign")
-        .annotate(hidden=Coalesce(Subquery(hidden), 0))
-        .filter(campaign__code=code, user=user)
-        .first()
-    )
+    return str(campaign.state_version - campaign.unseen_version - hidden)
 
 
 def with_actions(campaign: Campaign, objects) -> list:
@@ -428,7 +395,7 @@ def with_actions(campaign: Campaign, objects) -> list:
 
 
 # The dashboard's record panels: each row's Roll… menu is read when it opens
-# (``referee.fleet.views.object_roll``), not with the panel. The fleet's lists show
+# (``referee.dashboard.record_views.object_roll``), not with the panel. The fleet's lists show
 # ``PANEL_ROWS`` records at a time, by name; the rest are a link away (``panel_page``).
 PANEL_ROWS = 25
 
@@ -601,116 +568,3 @@ def dashboard_context(campaign: Campaign) -> dict:
 
 def _players_of(campaign: Campaign) -> list:
     return list(campaign.memberships.filter(role="player").select_related("user").order_by("user__username"))
-
-
-def players_context(campaign: Campaign) -> dict:
-    """Who plays and the invite links: the dashboard's folded group, read when it opens."""
-    return {
-        "campaign": campaign,
-        "role": "gm",
-        # Unrevoked links, and those that ran out this past week (so the GM sees why one stopped).
-        "invites": campaign.invites.filter(
-            revoked_at__isnull=True, expires_at__gt=timezone.now() - timedelta(days=7)
-        ),
-        "invite_form": InviteForm(),
-        "members": campaign.memberships.select_related("user"),
-    }
-
-
-def owned_records(campaign: Campaign, user, ships, units) -> list:
-    """The shared records ``user`` plays (of the shared ``ships`` and ``units``, and the
-    characters aboard them), each with the procedures they can start from it."""
-    if user is None or not user.is_authenticated:
-        return []
-    ships, units = (found() if callable(found) else found for found in (ships, units))
-    mine = [obj for obj in [*ships, *units] if obj.owner_id == user.pk]
-    if mine:
-        characters = (
-            Character.objects.in_campaign(campaign).visible_to("player").filter(Character.owned_by(user))
-        )
-        mine += list(characters.select_related("ship", "unit"))
-    return [obj for obj in owned_actions(campaign, user, mine) if obj.player_actions]
-
-
-def _shared(model, campaign: Campaign, related: str) -> list:
-    return list(model.objects.in_campaign(campaign).visible_to("player").select_related(related))
-
-
-# How many of the shared ships and units, and of the player's own records, the players'
-# page shows before its "Show all" (a campaign's hundreds of records are the page's bulk).
-PLAYER_RECORDS_SHOWN = 24
-MY_RECORDS_SHOWN = 12
-
-
-class Cut(list):
-    """The first ``limit`` of ``items`` (all of them when ``limit`` is None), knowing how
-    many there are in all (``total``, when ``items`` are already only the first) and how
-    many it leaves out (``more``)."""
-
-    def __init__(self, items, limit: int | None, total: int | None = None):
-        items = list(items)
-        super().__init__(items if limit is None else items[:limit])
-        self.total = len(items) if total is None else total
-        self.more = self.total - len(self)
-
-
-def _first_shared(model, campaign: Campaign, related: str, limit: int) -> Cut:
-    """The first ``limit`` shared records of ``model`` and how many there are, in one query."""
-    found = list(
-        model.objects.in_campaign(campaign)
-        .visible_to("player")
-        .select_related(related)
-        .annotate(shared_total=Window(Count("pk")))[:limit]
-    )
-    return Cut(found, limit, total=found[0].shared_total if found else 0)
-
-
-def player_context(
-    campaign: Campaign,
-    user=None,
-    *,
-    role: str = "player",
-    version: str | None = None,
-    show_all: bool = False,
-) -> dict:
-    """What player ``user`` sees: the shared ships and units, the family panels of what is
-    shared, and the log as they read it (the status poll passes the ``version`` it has
-    read, and a GM's ``role``). Each is read only when the page renders it (``Lazy``).
-    The page shows the first few shared ships, units and records of the player's own,
-    each list with its "Show all" (``show_all``: every one of them)."""
-    panels = families.player_panels()
-    reading = Lazy(log_reading, campaign, user)
-    ships, units = Lazy(_shared, Ship, campaign, "star_system"), Lazy(_shared, Unit, campaign, "landed_on")
-    owned = Lazy(owned_records, campaign, user, ships, units)
-
-    def page() -> Page:
-        entries, hidden, numbering = reading()
-        if role == "gm":
-            return log_page(campaign, role, 1, user, total=entries)
-        return log_page(campaign, role, 1, user, total=entries - hidden, numbering=numbering)
-
-    def shown(items: Lazy, limit: int, model=None, related: str = "") -> Cut:
-        if show_all or model is None or items.read:  # the page read them all for the player's own
-            return Cut(items, None if show_all else limit)
-        return _first_shared(model, campaign, related, limit)  # the poll reads only what it shows
-
-    return {
-        "player_panels": panels,
-        **{p.name: Lazy(p.context, campaign) for p in panels},
-        "owned": owned,
-        "my_records": Lazy(shown, owned, MY_RECORDS_SHOWN),
-        "campaign": campaign,
-        "role": role,
-        "reader": user,
-        "page": Lazy(page),
-        "ships": ships,
-        "units": units,
-        "shown_ships": Lazy(shown, ships, PLAYER_RECORDS_SHOWN, Ship, "star_system"),
-        "shown_units": Lazy(shown, units, PLAYER_RECORDS_SHOWN, Unit, "landed_on"),
-        "show_all": show_all,
-        "records_shown": PLAYER_RECORDS_SHOWN,
-        "my_records_shown": MY_RECORDS_SHOWN,
-        "poll_version": version
-        if version is not None
-        else Lazy(lambda: poll_version(campaign, role, hidden=reading()[1])),
-    }

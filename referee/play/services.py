@@ -21,8 +21,8 @@ import rules
 from referee.campaigns.models import Campaign, Phase
 
 from . import families, sharing, wording
-from .bindings import Binding, Context
-from .effects import ChangeRecorder, apply_effects, from_json, kind_of, to_json
+from .bindings import Context
+from .effects import ChangeRecorder, from_json, kind_of, to_json
 from .models import (
     GENESIS_HASH,
     HASH_SCHEME,
@@ -35,13 +35,18 @@ from .models import (
     pending_digest,
 )
 from .pending_words import words as pending_words
+from .resolution import (
+    PlayError,
+    campaign_lock,
+    changes_save,
+    load_context,
+    outcome_apply,
+    refusal,
+    subject_record,
+)
 from .wording import Namer, words_of
 
 PHASE_ORDER = [Phase.INITIATIVE, Phase.MOVEMENT, Phase.COMBAT, Phase.END]
-
-
-class PlayError(ValueError):
-    """A request the rules or the log cannot honour; the message is for the GM."""
 
 
 # The most one turn-log entry may hold (its inputs, dice, result, changes and text as JSON).
@@ -59,14 +64,41 @@ def _check_entry_size(*parts) -> None:
         )
 
 
-def _lock(campaign: Campaign) -> Campaign:
-    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+APPENDED = "log_appended_in_this_transaction"
+# What a logged change names that players never read (who plays, the invite links).
+NEVER_SHOWN_TO_PLAYERS = {"membership", "invite"}
 
 
-def campaign_lock(campaign: Campaign) -> Campaign:
-    """The campaign row, locked for the caller's transaction (every write of the play loop
-    takes it first, so writes to one campaign queue up)."""
-    return _lock(campaign)
+def unseen_by_players(effects: list[dict]) -> bool:
+    """Whether no change in ``effects`` touches what players can see: each changed record
+    (still there) is one players cannot read, none became or stopped being shared, and
+    nothing of the campaign itself (its clock, its turn) changed."""
+    for change in effects:
+        if not isinstance(change, dict):
+            return False
+        target = change.get("target")
+        if target in NEVER_SHOWN_TO_PLAYERS:
+            continue
+        if target == "campaign" or change.get("field") == "shared":
+            return False
+        try:
+            model = _model_for(str(target))
+            if model.objects.filter(code=change.get("code")).visible_to("player").exists():
+                return False
+        except (PlayError, ValidationError, ValueError):
+            return False  # what cannot be told apart is counted as seen: the version moves
+    return True
+
+
+def _count_unseen(campaign: Campaign) -> None:
+    """Count this transaction's moves of ``state_version`` so far (the locked ``campaign``
+    holds it as it was) as unseen by players: a GM-only change of what players cannot see
+    moves the GM's version, never the players' (the entry's own move is a hidden entry's)."""
+    moved = Campaign.objects.filter(pk=campaign.pk).values_list("state_version", flat=True).get()
+    if moved > campaign.state_version:
+        Campaign.objects.filter(pk=campaign.pk).update(
+            unseen_version=models.F("unseen_version") + (moved - campaign.state_version)
+        )
 
 
 def log_append(
@@ -143,38 +175,15 @@ def log_append(
     )
     entry.hash = chain_hash(entry.prev_hash, entry.hash_payload())
     entry.words = words_of(entry, Namer(campaign, "gm").name, Namer(campaign, "player").name)
+    if visibility == Visibility.GM and not getattr(campaign, APPENDED, False) and unseen_by_players(effects):
+        _count_unseen(campaign)
     entry.save(force_insert=True)
+    # A second entry in this transaction cannot tell its own moves from this one's: its moves
+    # are counted as seen (the players' version moves; it never stands still on a change).
+    setattr(campaign, APPENDED, True)
     # Nothing has undone an entry made this moment: its card need not ask the database.
     LogEntry._meta.get_field("reversed_by").set_cached_value(entry, None)
     return entry
-
-
-def _save(recorder: ChangeRecorder) -> list[dict]:
-    """Save the recorded changes; a record rule they would break is told to the GM."""
-    try:
-        return recorder.save()
-    except ValidationError as e:
-        raise PlayError("; ".join(e.messages)) from None
-
-
-def changes_save(recorder: ChangeRecorder) -> list[dict]:
-    """Save what ``recorder`` holds, as a resolution does: its changes, or a PlayError."""
-    return _save(recorder)
-
-
-def _load_context(campaign: Campaign, binding: Binding, subjects: dict, extras: dict) -> Context:
-    objects = {}
-    for role in binding.roles:
-        code = subjects.get(role.name)
-        if not code:
-            if role.required:
-                raise PlayError(f"Choose the {role.label.lower()}.")
-            continue
-        obj = role.choices(campaign).select_for_update().filter(code=code).first()
-        if obj is None:
-            raise PlayError(f"No such {role.label.lower()} in this campaign.")
-        objects[role.name] = obj
-    return Context(campaign=campaign, objects=objects, extras=extras)
 
 
 @transaction.atomic
@@ -201,37 +210,30 @@ def procedure_resolve(
     ``request_key`` names the form the GM submitted: submitted again (a double click, a
     resent request) it returns the entry it made the first time instead of rolling again.
     Raises rules.InputError / rules.DiceError / PlayError; nothing is written then."""
-    campaign = _lock(campaign)  # a second submit of one form waits here for the first
+    campaign = campaign_lock(campaign)  # a second submit of one form waits here for the first
     if request_key is not None and (
         earlier := LogEntry.objects.filter(campaign=campaign, request_key=request_key).first()
     ):
         return earlier
     binding = families.binding(procedure_id)
-    ctx = _load_context(campaign, binding, subjects or {}, extras or {})
+    ctx = load_context(campaign, binding, subjects or {}, extras or {})
     unmet = binding.unmet(ctx, inputs)
     if unmet and not gm_ruling:
         raise PlayError(refusal(unmet))
     measured = binding.measurements(ctx, inputs)  # read before the outcome moves anything
     outcome = rules.resolve(procedure_id, inputs, None if dice is None else list(dice))
-    ctx.outcome = outcome
-    recorder = ChangeRecorder()
-    effects, takes_time = families.start_timer(ctx, list(outcome.effects), recorder, procedure_id)
-    pending = apply_effects(effects, ctx.targets(binding), ctx, recorder, procedure_id)
-    if binding.after:
-        binding.after(ctx, outcome, recorder)
-    involved = [*ctx.objects.values(), *ctx.extras.values(), *(obj for obj, _ in recorder.dirty.values())]
-    changes = _save(recorder)
+    changes, pending, involved = outcome_apply(binding, ctx, outcome)
     if visibility is None:  # as shared: GM-only when players cannot see every record involved
         private = binding.secret(ctx) or sharing.unshared(involved)
         visibility = Visibility.GM if private else Visibility.EVERYONE
     data = outcome.to_dict()
-    summary, record = outcome.summary, _subject_record(ctx)
+    summary, record = outcome.summary, subject_record(ctx)
     if measured:
         record["@measured"] = measured
         summary += " " + "; ".join(f"{wording.label(k)}: {how}" for k, how in measured.items()) + "."
     record["@dice"] = "server" if dice is None else "table"
-    if takes_time:
-        summary += f" {takes_time}"
+    if ctx.takes_time:
+        summary += f" {ctx.takes_time}"
     if unmet:
         who = getattr(actor, "username", "") or "the GM"
         waived = "; ".join(p.text for p in unmet)
@@ -253,28 +255,6 @@ def procedure_resolve(
         audience=audience if visibility == Visibility.WHISPER else (),
         request_key=request_key,
     )
-
-
-def refusal(unmet: list, way_round: str = "Tick “GM ruling” to go ahead anyway.") -> str:
-    """Why the rules refuse, in the reader's words (each unmet condition as the rules state
-    it, with its rule), and ``way_round`` it: the GM's, a player's or an accepting GM's."""
-    reasons = "; ".join(f"{_sentence_case(p.text.rstrip('.'))} ({p.rule})" for p in unmet)
-    return f"The rules do not allow this now. Not met: {reasons}. {way_round}"
-
-
-def _sentence_case(text: str) -> str:
-    """``text`` to follow a colon: its first word in lower case, unless it is an abbreviation."""
-    first = text.split(" ", 1)[0]
-    return text if first.isupper() or any(ch.isupper() for ch in first[1:]) else text[:1].lower() + text[1:]
-
-
-def _subject_record(ctx: Context) -> dict:
-    """Which campaign objects the resolution was about, kept with its inputs."""
-    record = {f"@{name}": {"code": str(obj.code), "name": str(obj)} for name, obj in ctx.objects.items()}
-    for name, value in ctx.extras.items():
-        if isinstance(value, models.Model):
-            record[f"@{name}"] = {"code": str(value.code), "name": str(value)}
-    return record
 
 
 def _changed_later(entry: LogEntry, touched: dict) -> LogEntry | None:
@@ -318,7 +298,7 @@ def reverser(*procedures: str):
 @transaction.atomic
 def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
     """Undo: append a reversal restoring the recorded before-values."""
-    campaign = _lock(entry.campaign)
+    campaign = campaign_lock(entry.campaign)
     entry = LogEntry.objects.select_related("campaign").get(pk=entry.pk)
     if entry.is_reversal:
         raise PlayError(f"Entry #{entry.seq} is itself an undo; resolve the procedure again instead.")
@@ -356,12 +336,12 @@ def log_entry_reverse(*, entry: LogEntry, actor) -> LogEntry:
         recorder.set(obj, change["field"], from_json(obj, change["field"], change["before"]))
     if any(c["target"] == "campaign" for c in entry.effects):
         campaign.refresh_from_db()
-    changes = _save(recorder)
+    changes = changes_save(recorder)
     restored = ", ".join(
         f"{c['name']} {c['label']} {_plain(c['before'])} -> {_plain(c['after'])}" for c in changes
     )
     return log_append(
-        campaign=_lock(campaign),
+        campaign=campaign_lock(campaign),
         procedure="log.undo",
         title=f"Undo: {entry.title}",
         summary=f"Undid {entry.title} ({entry.summary}); restored {restored}.",
@@ -468,7 +448,7 @@ def _plain(value) -> str:
 def record_save(*, campaign: Campaign, form, actor) -> LogEntry | None:
     """Create or edit a record through its form, logged with each field's before and after,
     GM-only when players cannot see the record; undoable like a resolution."""
-    campaign = _lock(campaign)
+    campaign = campaign_lock(campaign)
     model = form._meta.model
     creating = form.instance.pk is None
     before = {} if creating else _snapshot(model.objects.select_for_update().get(pk=form.instance.pk))
@@ -492,7 +472,7 @@ def record_created(*, campaign: Campaign, obj, actor, how: str = "added") -> Log
     """Log a record a service made itself (a copy, a table row in one click) as a hand
     creation: each field's value, GM-only when players cannot see it, undoable. The caller's
     transaction made the record; the entry joins it."""
-    campaign = _lock(campaign)
+    campaign = campaign_lock(campaign)
     after = _snapshot(obj)
     title = f"The GM {how} the {obj._meta.verbose_name} {obj}"
     changes = _field_changes(obj, {}, after)
@@ -556,7 +536,7 @@ def _count_words(deleted: list[dict]) -> str:
 def record_delete(*, campaign: Campaign, obj, actor) -> LogEntry:
     """Delete a record, logged with what it held, and what went with it, so that undo
     brings it all back, codes and all."""
-    campaign = _lock(campaign)
+    campaign = campaign_lock(campaign)
     obj = type(obj).objects.select_for_update().get(pk=obj.pk)
     before = _snapshot(obj)
     deleted, detached, others = _cascade(obj)
@@ -731,7 +711,7 @@ def _model_for(target: str):
 def log_entry_reveal(*, entry: LogEntry, actor) -> LogEntry:
     """Show a GM-only entry, a whisper or a blind roll to every player (the one change
     the log allows)."""
-    _lock(entry.campaign)
+    campaign_lock(entry.campaign)
     entry = LogEntry.objects.get(pk=entry.pk)
     if entry.visibility == Visibility.EVERYONE:
         raise PlayError(f"Entry #{entry.seq} is not secret.")
@@ -751,7 +731,7 @@ def campaign_phase_advance(*, campaign: Campaign, actor) -> list[LogEntry]:
     """Next phase; after the End Phase a new turn starts and the clock moves one turn.
 
     Entering the End Phase runs the End Phase procedures for the state the campaign holds."""
-    campaign = _lock(campaign)
+    campaign = campaign_lock(campaign)
     index = PHASE_ORDER.index(Phase(campaign.phase))
     recorder = ChangeRecorder()
     if index + 1 < len(PHASE_ORDER):
@@ -767,7 +747,7 @@ def campaign_phase_advance(*, campaign: Campaign, actor) -> list[LogEntry]:
             clock=campaign.clock + campaign.turn_length,
         )
         summary = f"Turn {campaign.turn} begins at {campaign.clock:%Y-%m-%d %H:%M:%S}."
-    changes = _save(recorder)
+    changes = changes_save(recorder)
     result = {}
     if index + 1 == len(PHASE_ORDER):
         # Each turn's end publishes the log's fingerprint (the hash of its last entry): a
@@ -841,10 +821,10 @@ def _steps_run(campaign: Campaign, actor, steps) -> list[LogEntry]:
 @transaction.atomic
 def campaign_settings_update(*, campaign: Campaign, values: dict[str, Any], actor) -> LogEntry | None:
     """The GM's settings (name, year, turn length, clock set by hand): logged, undoable."""
-    campaign = _lock(campaign)
+    campaign = campaign_lock(campaign)
     recorder = ChangeRecorder()
     _campaign_change(campaign, recorder, **values)
-    changes = _save(recorder)
+    changes = changes_save(recorder)
     if not changes:
         return None
     what = "; ".join(f"{c['label']} {c['before']} -> {c['after']}" for c in changes)
@@ -865,10 +845,10 @@ def campaign_clock_advance(*, campaign: Campaign, seconds: int, reason: str, act
         raise PlayError("Advance the clock by a positive amount of time.")
     if seconds > 10 * 365 * 24 * 3600:
         raise PlayError("Advance the clock by at most ten years at a time.")
-    campaign = _lock(campaign)
+    campaign = campaign_lock(campaign)
     recorder = ChangeRecorder()
     _campaign_change(campaign, recorder, clock=campaign.clock + timedelta(seconds=seconds))
-    changes = _save(recorder)
+    changes = changes_save(recorder)
     text = _duration(seconds)
     entry = log_append(
         campaign=campaign,

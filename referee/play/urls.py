@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import live, player_views, views
+from . import player_views, views
 
 app_name = "play"
 
@@ -26,8 +26,5 @@ urlpatterns = [
     path("c/<uuid:code>/my/roll/<str:procedure_id>/odds/", player_views.player_odds, name="player-odds"),
     path("c/<uuid:code>/turn/next-phase/", views.phase_advance, name="next-phase"),
     path("c/<uuid:code>/turn/clock/", views.clock_advance, name="clock"),
-    path("c/<uuid:code>/status/", views.status_poll, name="status"),
-    path("c/<uuid:code>/live/", live.live_stream, name="live"),
-    path("c/<uuid:code>/live/gm/", live.gm_stream, name="gm-live"),
     path("c/<uuid:code>/settings/", views.campaign_settings, name="settings"),
 ]

@@ -9,28 +9,24 @@ import uuid
 from collections import defaultdict
 from functools import partial
 
-from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.text import slugify
 from django_htmx.http import trigger_client_event
 
 import rules
 from referee import htmx
-from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.forms import CampaignSettingsForm
 from referee.campaigns.models import Campaign
+from referee.play.door import gm_view, member_view
 
 from . import (
     bindings,
     exports,
     families,
-    fragments,
-    kept_forms,
-    kept_pages,
     pending,
     players,
     services,
@@ -38,6 +34,8 @@ from . import (
     widgets,
 )
 from .forms import AS_SHARED, ProcedureForm
+from .fragments import REQUEST_KEY_PLACEHOLDER
+from .kept import kept
 from .models import LogEntry, Numbering
 from .odds_panel import ODDS_TIME_LIMIT
 from .odds_panel import odds_for as _odds_for
@@ -48,9 +46,6 @@ from .selectors import (
     log_filter_choices,
     log_filtered,
     log_page,
-    membership_for_poll,
-    player_context,
-    poll_version,
 )
 
 PAGE = "play/procedure.html"
@@ -121,23 +116,23 @@ def _initial(binding, ctx) -> dict:
 def _kept(binding, ctx, source) -> dict:
     """The form's values that the records in their roles do not pre-fill."""
     prefilled = set(binding.prefilled(ctx))
-    kept = {}
+    typed = {}
     for spec in binding.procedure.contract.inputs:
         kind = spec.type.kind
         if spec.name in prefilled:
             continue
         if kind == "bool" and not spec.type.nullable:
-            kept[spec.name] = source.get(spec.name) == "on"
+            typed[spec.name] = source.get(spec.name) == "on"
         elif kind not in ("int", "float", "bool", "enum", "str", "rational"):
             # Rows and checkboxes: the widget reads what was typed and shows it again.
             value = widgets.kept_value(binding.procedure.id, spec, source)
             if value is not None:
-                kept[spec.name] = value
+                typed[spec.name] = value
         elif spec.name in source:
-            kept[spec.name] = source[spec.name]
+            typed[spec.name] = source[spec.name]
     if source.get("visibility"):
-        kept["visibility"] = source["visibility"]
-    return kept
+        typed["visibility"] = source["visibility"]
+    return typed
 
 
 def _form_inputs(form) -> dict:
@@ -192,7 +187,6 @@ def _page(
         "odds": Lazy(lambda: _odds_for(binding, shown(), time_limit=ODDS_TIME_LIMIT)),
         "role": "gm",
         "page": Lazy(log_page, campaign, "gm", 1),
-        "procedure_fragment": _fragment_name(binding, request.GET),
     }
     if bound:
         response = htmx.form_card(
@@ -201,33 +195,26 @@ def _page(
         if request.htmx:  # the refusal is told beside the buttons, scrolled into view
             response["HX-Reswap"] = "outerHTML show:#roll-actions:bottom"
         return response
-    if not refresh and kept_forms.keeps(request) and not len(messages.get_messages(request)):
-        # Kept whole for the middleware to serve again in one statement (``kept_forms``).
-        key = kept_forms.form_key(
-            procedure_id=binding.procedure_id,
-            query=request.META.get("QUERY_STRING", ""),
-            **kept_pages.request_reader(campaign, request),
-        )
-        html = render_to_string(PAGE, {**context, "csrf_token": fragments.CSRF_PLACEHOLDER}, request)
-        fragments.put(key, html)
-        return HttpResponse(kept_forms.fresh(html, request))
-    response = render(request, PAGE + ("#procedure-form" if refresh else ""), context)
-    # Kept or not, the page was rendered with a placeholder for the form's key.
-    response.content = response.content.replace(
-        kept_forms.REQUEST_KEY_PLACEHOLDER.encode(), str(uuid.uuid4()).encode()
-    )
-    return response
+    # Rendered with placeholders for the form's request key (and, kept, the CSRF token),
+    # which ``kept`` fills in for each visitor.
+    return TemplateResponse(request, PAGE + ("#procedure-form" if refresh else ""), context)
 
 
-def _fragment_name(binding, params) -> str:
+def _fragment_name(procedure_id: str, params) -> str:
     """The kept page's name: the procedure and what its query string asks (as a digest,
     however long the query string)."""
     asked = sorted((name, value) for name, values in params.lists() for value in values)
     digest = hashlib.sha256(json.dumps(asked).encode()).hexdigest()[:32]
-    return f"procedure-page:{binding.procedure_id}:{digest}"
+    return f"procedure-page:{procedure_id}:{digest}"
+
+
+def _kept_page_name(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_id: str) -> str | None:
+    """The kept procedure page a GET names: the procedure and its query string."""
+    return _fragment_name(procedure_id, request.GET)
 
 
 @gm_view("GET", "POST")
+@kept(key=_kept_page_name)
 def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_id: str) -> HttpResponse:
     binding = _binding(procedure_id)
     if request.method == "GET":
@@ -240,7 +227,7 @@ def procedure_form(request: htmx.HtmxHttpRequest, campaign: Campaign, procedure_
                 initial.update(_kept(binding, ctx(), request.GET))
             form = ProcedureForm(initial=initial, binding=binding, campaign=campaign, kept_choices=True)
             form.show_sources(binding.sources(ctx()))
-            form.fields["request_key"].initial = kept_forms.REQUEST_KEY_PLACEHOLDER
+            form.fields["request_key"].initial = REQUEST_KEY_PLACEHOLDER
             return form
 
         return _page(request, campaign, binding, LazyForm(unbound_form), ctx=ctx, refresh=refresh)
@@ -533,29 +520,6 @@ def _turn_panel(request: htmx.HtmxHttpRequest, campaign: Campaign, *, error: str
         status=status,
         message=error,
     )
-
-
-def status_poll(request: htmx.HtmxHttpRequest, code) -> HttpResponse:
-    """Players' live status: 204 when nothing they can see changed since version ``v``
-    (one query beyond authentication: the membership, the campaign's version and its count
-    of hidden entries together), else the refreshed panel. Members only: 404 for others.
-    A signed-in member's "nothing changed" is answered before this view (``poll``)."""
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET"])
-    membership = membership_for_poll(request.user, code)
-    if membership is None:
-        raise Http404("No such campaign")
-    campaign, role = membership.campaign, membership.role
-    version = poll_version(campaign, role, hidden=membership.hidden)
-    if request.GET.get("v", "") == version or request.GET.get("watch"):
-        response = HttpResponse(status=204)
-    else:
-        context = player_context(
-            campaign, request.user, role=role, version=version, show_all=request.GET.get("show") == "all"
-        )
-        response = render(request, "campaigns/player.html#status-panel", context)
-    response["X-Campaign-Version"] = version
-    return response
 
 
 EXPORTS = {

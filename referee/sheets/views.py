@@ -12,9 +12,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 
 from referee import htmx
-from referee.campaigns.access import gm_view, member_view
 from referee.campaigns.models import Campaign
 from referee.fleet.models import Ship, Unit
+from referee.play.door import gm_view, member_view
 from referee.play.services import PlayError
 
 from . import diagram, document, services

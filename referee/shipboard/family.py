@@ -25,7 +25,17 @@ FAMILY = Family(
     group="shipboard",
     menu_rank=50,
     panels=(Panel("compartments", PANEL, compartments, order=60),),
-    kinds=(Kind("compartments", Compartment, CompartmentForm, "compartment", "Compartments", PANEL),),
+    kinds=(
+        Kind(
+            "compartments",
+            Compartment,
+            CompartmentForm,
+            "compartment",
+            "Compartments",
+            PANEL,
+            deleted_with="its surfaces",
+        ),
+    ),
     effects=effects.RULES,
     bindings=tuple(BINDINGS),
     end_phase=(

@@ -10,9 +10,9 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from referee import htmx
-from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
 from referee.play import services as play_services
+from referee.play.door import gm_view
 from referee.play.services import PlayError
 from rules.tables import shipboard as tables
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 import rules
+from referee.fleet import sheet_reads as sheets
 from referee.fleet.models import Unit
 from referee.play import wording
 from referee.play.bindings import (
@@ -25,7 +26,6 @@ from referee.play.bindings import (
     Ruling,
     Sourced,
 )
-from referee.sheets import selectors as sheets
 
 from . import catalog
 from .models import Battlefield, Hex, UnitPlacement

@@ -36,6 +36,7 @@ FAMILY = Family(
             "battlefield",
             "Battlefields",
             f"{PANEL}#battlefields-panel",
+            deleted_with="its hexes",
         ),
         Kind("hexes", Hex, HexForm, "hex", "Hexes", f"{PANEL}#hexes-panel"),
         Kind(

@@ -8,9 +8,9 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from referee import htmx
-from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
 from referee.play import families
+from referee.play.door import gm_view
 from referee.play.selectors import with_actions
 
 from . import catalog

@@ -97,11 +97,20 @@
     var au = toAU(drag.svg, p.x, p.y);
     say(drag.node.dataset.label + ": x " + plain(au[0]) + ", y " + plain(au[1]) + " AU");
   });
+  // The map follows the page's "campaign-changed"; one that came while a ship was being
+  // dragged is caught up with when the drag ends without a move.
+  var missed = false;
+  document.body.addEventListener("campaign-changed", function () { if (window.mapBusy) missed = true; });
+  function idle() {
+    window.mapBusy = false;
+    if (missed && window.htmx) { missed = false; window.htmx.trigger(document.body, "campaign-changed"); }
+  }
+
   document.addEventListener("pointerup", function (event) {
     if (!drag) return;
     var d = drag;
     drag = null;
-    if (!d.moved) { window.mapBusy = false; choose(d.node); return; }
+    if (!d.moved) { idle(); choose(d.node); return; }
     var p = pointer(d.svg, event), au = toAU(d.svg, p.x, p.y);
     var body = new URLSearchParams();
     body.set("ship", d.node.dataset.ship);
@@ -122,7 +131,7 @@
         markChosen(fresh);
         if (!pair[0].ok) say("The move was refused: see the form beside the map.");
       })
-      .catch(function () { window.mapBusy = false; say("The move did not reach the server; try again."); });
+      .catch(function () { idle(); say("The move did not reach the server; try again."); });
   });
 
   document.addEventListener("click", function (event) {

@@ -15,17 +15,47 @@ document.addEventListener("htmx:responseError", (event) => {
   setTimeout(() => box.remove(), 8000);
 });
 
+// How often pages ask the server what changed, as healthchecks' adaptive polling does:
+// every second while someone is at the page, every ten seconds once nobody has touched it
+// for a minute, never while the tab is hidden (and at once when it is shown again).
+window.refereePoll = (() => {
+  const IDLE_AFTER_MS = 60000;
+  const IDLE_EVERY_MS = 10000;
+  let lastActive = Date.now();
+  const lastAsked = {};
+  const active = () => {
+    lastActive = Date.now();
+  };
+  for (const name of ["pointerdown", "pointermove", "keydown", "scroll", "touchstart", "focus"]) {
+    window.addEventListener(name, active, { passive: true, capture: true });
+  }
+  return {
+    active, // a change seen counts as activity: a busy table keeps the quick pace
+    due(what) {
+      if (document.hidden) return false;
+      const now = Date.now();
+      if (now - lastActive >= IDLE_AFTER_MS && now - (lastAsked[what] || 0) < IDLE_EVERY_MS) return false;
+      lastAsked[what] = now;
+      return true;
+    },
+  };
+})();
+
 // Players' live status: server-sent events bring the new status panel (or say "changed",
 // and the panel re-fetches what this reader may see). While the stream is open the panel does not poll;
 // where there is no stream (a plain WSGI server answers 204, or the connection drops)
-// the panel's once-a-second poll carries on.
+// the panel's poll carries on (at ``refereePoll``'s pace).
 (() => {
   const panel = document.getElementById("status-panel");
-  if (!panel || !panel.dataset.liveUrl || !window.EventSource) return;
+  if (!panel) return;
   const refresh = () => {
     const current = document.getElementById("status-panel");
     if (current) htmx.trigger(current, "live-changed");
   };
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && !window.refereeLive) refresh(); // back to the tab: ask at once
+  });
+  if (!panel.dataset.liveUrl || !window.EventSource) return;
   const source = new EventSource(panel.dataset.liveUrl);
   source.addEventListener("open", () => {
     window.refereeLive = true;
@@ -33,6 +63,7 @@ document.addEventListener("htmx:responseError", (event) => {
   });
   source.addEventListener("changed", refresh);
   source.addEventListener("panel", (event) => {
+    window.refereePoll.active();
     const current = document.getElementById("status-panel");
     // The stream sends the panel as it first opens (its first few records); a reader who
     // chose to see all of them fetches theirs instead.
@@ -53,7 +84,8 @@ window.addEventListener("pageshow", (event) => {
 // Where the live-view server runs, its stream says "changed" after each change and the
 // page fires "campaign-changed" at once; while the stream is open there is no poll. Without
 // it (a plain WSGI server answers 204, or the connection drops) the status poll says the
-// campaign's version every second, and a new one fires "campaign-changed".
+// campaign's version (at ``refereePoll``'s pace), and a new one fires "campaign-changed";
+// maps and other panels follow that event instead of polling themselves.
 document.addEventListener("DOMContentLoaded", () => {
   const watch = document.querySelector("[data-campaign-watch]");
   if (!watch) return;
@@ -65,10 +97,11 @@ document.addEventListener("DOMContentLoaded", () => {
   const changed = () => {
     // Changes in a burst (a resolution and the End Phase it starts) refresh once.
     clearTimeout(pending);
+    window.refereePoll.active();
     pending = setTimeout(() => htmx.trigger(document.body, "campaign-changed"), 150);
   };
-  const check = async () => {
-    if (document.hidden || live) return;
+  const check = async (asked) => {
+    if (live || (asked !== "now" && !window.refereePoll.due("watch")) || document.hidden) return;
     try {
       const url = `${watch.dataset.campaignWatch}?watch=1&v=${encodeURIComponent(version || "")}`;
       const response = await fetch(url, { credentials: "same-origin" });
@@ -95,8 +128,9 @@ document.addEventListener("DOMContentLoaded", () => {
       watch.dataset.live = "closed";
     });
   }
-  check();
+  check("now");
   setInterval(check, 1000);
+  document.addEventListener("visibilitychange", () => check("now")); // back to the tab: ask at once
 });
 
 // A refusal is never out of sight: after a refused submit (a 422 form shown again, a 409,

@@ -76,11 +76,116 @@ def _is_views(module: str) -> bool:
     return module.rsplit(".", 1)[-1].endswith("views")
 
 
+# The layers, lowest first: an app may import its own layer's modules only when the table
+# says so (``SIBLINGS``), and the layers below it; never a layer above (import-linter's
+# layers contract). Every rule family is its own app in the top layer.
+# Every app with a ``family.py`` (what ``referee.play.families`` discovers at start-up).
+FAMILIES = tuple(f"referee.{path.parent.name}" for path in sorted((ROOT / "referee").glob("*/family.py")))
+# Apps above the play loop that are not rule families: the unit-file import pages.
+FEATURES = ("referee.imports",)
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("rules",),
+    ("referee.campaigns", "referee.fleet"),
+    ("referee.play",),
+    ("referee.dashboard", *FAMILIES, *FEATURES),
+    ("referee.demo",),
+    ("referee.urls",),
+)
+# Apps of one layer that may import each other: the families build on each other's records
+# (a booby trap sits on a battlefield); the dashboard and the families never meet.
+SIBLINGS = {app: set(FAMILIES + FEATURES) - {app} for app in FAMILIES + FEATURES}
+SIBLINGS["referee.fleet"] = {"referee.campaigns"}
+# The project's own plumbing, below everything that serves a page (settings, the session
+# engine, the embedded database, the shared HTMX helpers, the unit file readers).
+BASE = {
+    "referee",
+    "referee.settings",
+    "referee.sessions",
+    "referee.embedded_pg",
+    "referee.middleware",
+    "referee.htmx",
+    "referee.forms",
+    "referee.health",
+    "referee.unitfiles",
+    "referee.bench",
+    "referee.wsgi",
+    "referee.asgi",
+}
+
+
+def _layer_of(module: str) -> int | None:
+    for depth, layer in enumerate(LAYERS):
+        for app in layer:
+            if module == app or module.startswith(app + "."):
+                return depth
+    return None
+
+
+def _app_of(module: str) -> str | None:
+    for layer in LAYERS:
+        for app in layer:
+            if module == app or module.startswith(app + "."):
+                return app
+    return None
+
+
+def _against_the_layers(graph: dict[str, set[str]]) -> list[str]:
+    offenders = []
+    for module, targets in graph.items():
+        here, app = _layer_of(module), _app_of(module)
+        if here is None:
+            continue
+        for target in targets:
+            there, other = _layer_of(target), _app_of(target)
+            if there is None or other == app:
+                continue
+            if there > here or (there == here and other not in SIBLINGS.get(app, set())):
+                offenders.append(f"{module} imports {target}")
+    return offenders
+
+
+def test_the_families_are_found_as_the_house_finds_them():
+    assert {"referee.boobytraps", "referee.terrain", "referee.maps", "referee.telemissiles"} <= set(FAMILIES)
+    assert "referee.dashboard" not in FAMILIES and "referee.play" not in FAMILIES
+
+
+def test_the_layers_table_finds_an_arrow_against_it():
+    assert _against_the_layers({"referee.campaigns.views": {"referee.play.models"}}) == [
+        "referee.campaigns.views imports referee.play.models"
+    ]
+    assert _against_the_layers({"referee.maps.views": {"referee.dashboard.selectors"}})
+    assert _against_the_layers({"referee.dashboard.views": {"referee.maps.models"}})
+    assert _against_the_layers({"referee.dashboard.views": {"referee.play.door"}}) == []
+
+
+def test_every_module_imports_along_the_layers():
+    assert _against_the_layers(_graph()) == []
+
+
+def test_every_app_of_the_project_has_a_place_in_the_layers():
+    placed = [
+        m for m in MODULES if _layer_of(m) is not None or any(m == b or m.startswith(b + ".") for b in BASE)
+    ]
+    assert sorted(set(MODULES) - set(placed)) == []
+
+
+def test_only_the_url_root_imports_the_dashboard():
+    offenders = [
+        f"{module} imports {target}"
+        for module, targets in _graph().items()
+        for target in targets
+        if target.startswith("referee.dashboard")
+        and not module.startswith("referee.dashboard")
+        and module != "referee.urls"
+    ]
+    assert offenders == []
+
+
 def test_the_import_scan_sees_the_project():
     graph = _graph()
     assert "referee.play.services" in graph
     assert "referee.play.models" in graph["referee.play.services"]
-    assert "referee.campaigns.views" in graph["referee.campaigns.urls"]
+    assert "referee.dashboard.views" in graph["referee.dashboard.urls"]
 
 
 def test_no_module_imports_another_apps_views():
@@ -164,3 +269,25 @@ def test_imports_inside_functions_say_why():
             if "#" not in line and not above.startswith("#"):
                 unexplained.append(f"{path.relative_to(ROOT)}:{lineno} imports {target}")
     assert unexplained == []
+
+
+def _underscore_imports(module: str, path: Path):
+    """(imported module, name, line) for every ``from m import _name`` of another project module."""
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = _resolve(module, path, node)
+            if base not in MODULES or base == module:
+                continue
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    yield base, alias.name, node.lineno
+
+
+def test_no_module_imports_another_modules_underscore_helpers():
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line} imports {name} from {base}"
+        for module, path in MODULES.items()
+        for base, name, line in _underscore_imports(module, path)
+    ]
+    assert offenders == []

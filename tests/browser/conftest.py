@@ -17,7 +17,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from referee.campaigns.demo import DEMO_LOGINS, demo_campaign_load
+from referee.demo.campaign import DEMO_LOGINS, demo_campaign_load
 
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from referee.campaigns.demo import DEMO_LOGINS
+from referee.demo.campaign import DEMO_LOGINS
 from referee.fleet.models import Ship
 from referee.play import services
 from tests.browser.conftest import expect_not_reloaded, mark_page

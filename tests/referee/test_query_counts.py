@@ -162,18 +162,20 @@ def test_every_page_costs_the_same_few_queries_at_any_campaign_size(after_a_chan
 
 
 # The GM's procedure form: served again while the campaign is unchanged, the whole page is
-# kept and served in one statement (session, member, user and version together). After a
-# change it reads, beside that statement, the membership with its campaign, the records in
-# its roles (one query each, whatever the campaign holds), their sharing, the choices of
-# each record select, the players for a whisper and the log's first page.
+# kept and served in one statement (session, member, user, campaign and version together:
+# the door's). After a change it reads, beside that statement, the records in its roles
+# (one query each, whatever the campaign holds), their sharing, the choices of each record
+# select, the players for a whisper and the log's first page.
 PROCEDURE_FORM_QUERIES = 1
-PROCEDURE_FORM_QUERIES_AFTER_A_CHANGE = 10
-# A roll (HTMX POST): session, user, membership; then in one transaction the campaign
+PROCEDURE_FORM_QUERIES_AFTER_A_CHANGE = 9
+# A roll (HTMX POST): the door's one statement (session, member, user, campaign, where
+# Django's authentication read the session, the user and the membership: three); then in
+# one transaction the campaign
 # locked, the form's key looked up (a resent form gets the first roll), the ship locked and
 # read, its star system (the ship's own check that it is the campaign's), its change saved
 # (a savepoint around the update), the chain's last entry, the new entry. The result card
 # asks nothing more. In a test the transaction is a savepoint of the test's own: two more.
-RESOLVE_QUERIES = 12 + 2
+RESOLVE_QUERIES = 10 + 2
 
 
 def form_and_roll_counts(world: dict) -> dict[str, int]:

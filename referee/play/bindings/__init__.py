@@ -65,6 +65,7 @@ class Context:
     objects: dict[str, models.Model]  # role name -> object (locked during a resolution)
     extras: dict[str, Any] = field(default_factory=dict)
     outcome: rules.Outcome | None = None  # set once the procedure is resolved
+    takes_time: str = ""  # the entry's sentence on what the outcome's time holds back
 
     @property
     def clock(self) -> datetime:

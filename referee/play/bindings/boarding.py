@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from referee.fleet import sheet_reads as sheets
 from referee.fleet.models import Ship, Unit
-from referee.sheets import selectors as sheets
 
 from .. import wording
 from ..families import Family

@@ -4,7 +4,7 @@ from django import template
 
 from referee.play import markdown, wording
 from referee.play.models import RULED_WORDS, WAITING_WORDS, Numbering
-from referee.play.selectors import _named_codes, records_seen
+from referee.play.selectors import named_codes, records_seen
 
 register = template.Library()
 
@@ -85,7 +85,7 @@ def _seen(context, entry) -> dict | None:
         return None
     seen = getattr(entry, "seen", None)
     if seen is None:  # an entry shown on its own: read for its records alone
-        codes = {c["code"] for c in _named_codes(entry)}
+        codes = {c["code"] for c in named_codes(entry)}
         seen = entry.seen = records_seen(entry.campaign, context.get("role") or "player", codes)
     return seen
 

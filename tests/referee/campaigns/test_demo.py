@@ -1,8 +1,8 @@
 import pytest
 from django.core.management import call_command
 
-from referee.campaigns.demo import DEMO_CODE
 from referee.campaigns.models import Campaign
+from referee.demo.campaign import DEMO_CODE
 from referee.fleet.models import Character, Ship, Unit
 
 pytestmark = pytest.mark.django_db

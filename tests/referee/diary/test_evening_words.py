@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from referee.campaigns.demo import demo_campaign_load
+from referee.demo.campaign import demo_campaign_load
 from referee.fleet.forms import ShipForm
 from referee.fleet.models import Ship
 from referee.play import players, services

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from referee.campaigns.demo import demo_campaign_load
+from referee.demo.campaign import demo_campaign_load
 from referee.fleet.models import Ship, StarSystem
 from referee.terrain.models import Battlefield
 

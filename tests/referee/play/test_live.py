@@ -2,6 +2,7 @@
 loopback against the test database: a change a player can see reaches their stream, a
 GM-only one reaches the GM's and not theirs, and the events carry nothing but a name."""
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -38,8 +39,9 @@ def _database_url() -> str:
     return f"postgresql://{auth}@{host}{port}/{db['NAME']}"
 
 
-@pytest.fixture
-def asgi_server():
+@contextlib.contextmanager
+def serving(**extra_env: str):
+    """The ASGI app under uvicorn on a free loopback port, against the test database."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -48,6 +50,7 @@ def asgi_server():
         "DATABASE_URL": _database_url(),
         "SECRET_KEY": settings.SECRET_KEY,
         "DJANGO_SETTINGS_MODULE": "referee.settings",
+        **extra_env,
     }
     uvicorn = Path(sys.executable).with_name("uvicorn")
     server = subprocess.Popen(
@@ -68,13 +71,21 @@ def asgi_server():
             break
         except OSError:
             time.sleep(0.2)
-    yield port
-    server.terminate()
     try:
-        server.wait(timeout=3)
-    except subprocess.TimeoutExpired:  # open streams hold a graceful shutdown
-        server.kill()
-        server.wait(timeout=10)
+        yield port
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=3)
+        except subprocess.TimeoutExpired:  # open streams hold a graceful shutdown
+            server.kill()
+            server.wait(timeout=10)
+
+
+@pytest.fixture
+def asgi_server():
+    with serving() as port:
+        yield port
 
 
 class Stream:
@@ -187,7 +198,9 @@ def test_under_a_wsgi_server_the_stream_answers_204_so_the_page_keeps_polling(ca
         assert response.status == 204
     page = cast.client("player").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
     assert f'data-live-url="{live_url(cast)}"' in page
-    assert 'hx-trigger="every 1s [!window.refereeLive], live-changed"' in page
+    # It polls while no stream is open, at the pace the page keeps (``refereePoll``).
+    assert "every 1s [!window.refereeLive &amp;&amp; window.refereePoll" in page
+    assert "refereePoll.due('status')], live-changed" in page
 
 
 def test_a_whisper_reaches_its_players_stream_and_no_other_players(cast, asgi_server):

@@ -333,14 +333,14 @@ def _judged_like_a_file(campaign) -> str:
         entries += json.loads(f"[{text}]")
     try:
         return integrity.verify_entries(entries, campaign_code=str(campaign.code)).message()
-    except integrity.IntegrityError as error:
+    except integrity.NotAnExport as error:
         return f"not a log: {error}"
 
 
 def _judged_from_the_database(campaign) -> str:
     try:
         return integrity.verify_campaign(campaign).message()
-    except integrity.IntegrityError as error:
+    except integrity.NotAnExport as error:
         return f"not a log: {error}"
 
 

@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
-from referee.campaigns.demo import DEMO_LOGINS, demo_campaign_load
+from referee.demo.campaign import DEMO_LOGINS, demo_campaign_load
 from referee.play import families
 
 pytestmark = pytest.mark.django_db

@@ -7,6 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from referee.dashboard import selectors as page_selectors
 from referee.play import players, selectors, services
 from referee.play.models import LogEntry, Numbering, Visibility
 from tests.factories import MembershipFactory, ShipFactory, UnitFactory
@@ -14,7 +15,7 @@ from tests.referee.history import ruled_jump
 
 pytestmark = pytest.mark.django_db
 
-SHOWN = selectors.PLAYER_RECORDS_SHOWN
+SHOWN = page_selectors.PLAYER_RECORDS_SHOWN
 
 
 def cards(html: str, kind: str) -> int:
@@ -36,7 +37,7 @@ def test_the_page_shows_the_first_few_records_and_says_how_many_there_are(fleet)
     assert f"{SHOWN} of {SHOWN + 1} shared units shown" in page
     assert 'href="?show=all#status-panel">Show all ships and units</a>' in page
     mine = len(re.findall(r'data-testid="my-', page))
-    assert mine == selectors.MY_RECORDS_SHOWN + 1  # the records and the "Show all" line
+    assert mine == page_selectors.MY_RECORDS_SHOWN + 1  # the records and the "Show all" line
     assert f"of your {SHOWN + 6} records shown" in page
     assert "Secret hull" not in page
 

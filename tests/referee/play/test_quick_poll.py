@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from referee.campaigns.models import Membership
-from referee.play import poll
+from referee.play import door as poll
 from referee.play.models import Visibility
 from tests.factories import CampaignFactory, MembershipFactory
 from tests.referee.history import quiet_roll

@@ -344,14 +344,20 @@ def test_gm_only_entries_never_reach_players_until_revealed(cast, secret):
     assert player.get(reverse("play:entry", args=[cast.campaign.code, 2])).status_code == 200
 
 
-def test_a_secret_entry_wakes_the_poll_but_shows_nothing_new(cast):
+def test_a_secret_entry_about_an_unshared_record_moves_nothing_a_player_polls(cast):
+    """A GM-only roll that changes only what players cannot see does not wake their poll
+    (it would tell them the GM is busy with something hidden), and shows them nothing."""
     ship = ShipFactory(campaign=cast.campaign, shared=False)
-    version = fresh(cast.campaign).state_version
+    client = cast.client("player")
+    before = client.get(reverse("play:status", args=[cast.campaign.code]), {"watch": "1"})[
+        "X-Campaign-Version"
+    ]
     ruled_jump(cast.campaign, cast.gm, ship, dice=MICRO_FRACTURES, visibility=Visibility.GM)
-    response = status(cast.client("player"), cast, version)
-    assert response.status_code == 200
-    assert not _shows(response.text, 1)
-    assert ship.name not in response.text
+    response = client.get(reverse("play:status", args=[cast.campaign.code]), {"v": before})
+    assert response.status_code == 204 and response["X-Campaign-Version"] == before
+    panel = client.get(reverse("play:status", args=[cast.campaign.code]), {"v": "0"})
+    assert not _shows(panel.text, 1)
+    assert ship.name not in panel.text
 
 
 def test_only_the_gm_reveals(cast, secret):

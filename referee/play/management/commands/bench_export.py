@@ -133,7 +133,7 @@ class Command(BaseCommand):
                 if owner
                 else ", with no planner statistics for the rows this bench added (only the table's "
                 "owner may analyse it; autovacuum does so for a live log, whose figures are in "
-                "docs/scaling.md):"
+                "docs/measurements.md):"
             )
         )
         seqs = {"first": 1, "middle": max(count // 2, 1), "newest": count}

@@ -188,6 +188,8 @@ class Bench:
             SECURE_SSL_REDIRECT="false",
             REFEREE_BENCH_STATIC_ROOT=str(self.tmp / "static"),
             LOG_LEVEL="ERROR",
+            # As deployed: one release id for every worker and server, so they share kept pages.
+            REFEREE_RELEASE=f"bench-{self.db_name}",
         )
         return env
 

@@ -57,7 +57,7 @@ class Command(BaseCommand):
             return integrity.verify_export(read_json(path), head=head)
         except FileError as error:
             raise CommandError(str(error), returncode=2) from None
-        except integrity.IntegrityError as error:
+        except integrity.NotAnExport as error:
             raise CommandError(f"{path}: {error}", returncode=2) from None
         except RecursionError:
             raise CommandError(f"{path}: nested too deeply to be a turn-log export", returncode=2) from None

@@ -8,13 +8,12 @@ from datetime import UTC, datetime
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from referee.campaigns.models import Campaign, Membership, Role
 from referee.fleet.models import Character, Ship, StarSystem, Unit
 from referee.maps.models import PiratePoint
 from referee.sheets import classes, document
 from referee.sheets.models import Design
 from referee.terrain.models import Battlefield, Hex, UnitPlacement
-
-from .models import Campaign, Membership, Role
 
 DEMO_CODE = uuid.UUID("0e1c0a5e-3067-4c0e-8e00-000000000001")
 DEMO_LOGINS = {"gm": ("gm", "explorer-gm"), "player": ("player", "explorer-player")}

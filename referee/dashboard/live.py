@@ -1,5 +1,8 @@
 """What keeps players' pages live: server-sent events that tell an open page its campaign
-changed (the status poll's quick "nothing changed" answer is ``poll``'s)."""
+changed. Every stream asks the door (``referee.play.door``) who is reading when it opens,
+before each change it sends and every ``LIVE_RECHECK_S`` while idle, and ends when the
+reader may no longer read (removed, logged out, the session expired, the password changed,
+the user deactivated)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from collections import defaultdict
 
 import psycopg
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
@@ -21,10 +25,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from psycopg.conninfo import make_conninfo
 
-from referee.campaigns.access import campaign_for_member
 from referee.campaigns.models import Campaign
+from referee.play import door
 
-from .poll import member_sql, membership_of, session_key
 from .selectors import player_context
 
 # --- server-sent events: players' pages told of changes as they happen ------------------------
@@ -57,10 +60,11 @@ class Listener:
         self.db_lock = asyncio.Lock()
 
     async def member_role(self, request: HttpRequest, code) -> tuple[str, int] | None:
-        """The visitor's role in campaign ``code`` and user id (None for outsiders), checked over this
-        process's one query connection: open streams hold no database connection, and a
-        thousand of them opening at once queue for one instead of opening a thousand."""
-        key = session_key(request)
+        """The visitor's role in campaign ``code`` and user id (None for outsiders), asked
+        of the door (its statement and its judgement of the session) over this process's
+        one query connection: open streams hold no database connection, and a thousand of
+        them opening at once queue for one instead of opening a thousand."""
+        key = door.session_key(request)
         if key is None:
             return None
         async with self.db_lock:
@@ -68,15 +72,16 @@ class Listener:
                 try:
                     if self.db is None or self.db.closed:
                         self.db = await psycopg.AsyncConnection.connect(_conninfo(), autocommit=True)
-                    cursor = await self.db.execute(member_sql(), [str(code), key, timezone.now()])
-                    rows = await cursor.fetchall()
+                    cursor = await self.db.execute(door.member_sql(), [str(code), key, timezone.now()])
+                    names = [column.name for column in cursor.description]
+                    rows = [dict(zip(names, row, strict=True)) for row in await cursor.fetchall()]
                     break
                 except psycopg.OperationalError:
                     self.db = None
                     if attempt == 2:
                         raise
-        membership = membership_of(rows)
-        return (membership[0], membership[2]) if membership else None
+        row = door.member_row(rows)
+        return (row["role"], row["user_id"]) if row else None
 
     def start(self) -> None:
         if self.task is None or self.task.done():
@@ -223,12 +228,11 @@ def _conninfo() -> str:
 
 @sync_to_async
 def _role_under_wsgi(request: HttpRequest, code) -> str | None:
-    try:
-        return campaign_for_member(request, code)[1]
-    except Http404:
-        return None
+    found = door.visitor(request, code)
+    return None if found is None else found.role
 
 
+@door.stream_view("gm")
 async def gm_stream(request: HttpRequest, code) -> HttpResponse:
     """The GM pages' stream: a bare ``changed`` after each change of the campaign, which
     the page answers by refreshing its panels (``campaign-changed``). GMs only: 404 for
@@ -246,6 +250,7 @@ async def gm_stream(request: HttpRequest, code) -> HttpResponse:
     return await live_stream(request, code, gm_only=True)
 
 
+@door.stream_view("member")
 async def live_stream(request: HttpRequest, code, *, gm_only: bool = False) -> HttpResponse:
     """``text/event-stream`` for a campaign's members: after each change its reader can see,
     the new status panel (``panel``, players) or a bare ``changed`` (GMs), see ``Listener``.
@@ -263,18 +268,42 @@ async def live_stream(request: HttpRequest, code, *, gm_only: bool = False) -> H
     key = str(code)
     queue = await hub.subscribe(key, role)
 
+    async def still_allowed() -> bool:
+        """Whether the door still lets this reader in as they came: the same member, the
+        same role, the session alive (not logged out or expired, the password unchanged,
+        the user active)."""
+        try:
+            return await hub.member_role(request, code) == member
+        except psycopg.Error:
+            return True  # the database is away: the listener reconnects, the next check decides
+
     async def events():
         try:
             yield "retry: 3000\n: connected\n\n"
             while True:
                 try:
-                    yield await asyncio.wait_for(queue.get(), timeout=HEARTBEAT_S)
+                    event = await asyncio.wait_for(queue.get(), timeout=recheck_s())
                 except TimeoutError:
+                    event = None
+                if not await still_allowed():
+                    return  # no longer theirs to read: the stream ends, the page falls back to its poll
+                if event is not None:
+                    last_sent[0] = loop.time()
+                    yield event
+                elif (now := loop.time()) - last_sent[0] >= HEARTBEAT_S:
+                    last_sent[0] = now
                     yield ": still here\n\n"
         finally:
             hub.unsubscribe(key, role, queue)
 
+    loop = asyncio.get_running_loop()
+    last_sent = [loop.time()]
     response = StreamingHttpResponse(events(), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass each event on at once
     return response
+
+
+def recheck_s() -> float:
+    """How often an idle stream asks the door again whether its reader may still read."""
+    return min(float(settings.LIVE_RECHECK_S), HEARTBEAT_S)

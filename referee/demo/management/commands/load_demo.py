@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from referee.campaigns.demo import DEMO_LOGINS, demo_campaign_load
+from referee.demo.campaign import DEMO_LOGINS, demo_campaign_load
 
 
 class Command(BaseCommand):

@@ -13,12 +13,11 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from referee import htmx
-from referee.campaigns.access import gm_view
 from referee.campaigns.models import Campaign
+from referee.fleet.forms import Kind
 from referee.play import families, services
+from referee.play.door import gm_view
 from referee.play.selectors import PANEL_ROWS, dashboard_context, panel_page, with_actions
-
-from .forms import Kind
 
 
 def _kind(slug: str) -> Kind:
@@ -114,10 +113,6 @@ def _page_number(asked: str) -> tuple[int | None, str | None]:
     return None, "A page is a whole number from 1 (or “all”)."
 
 
-# What goes with a record when it is deleted, said before the delete.
-DELETED_WITH = {"battlefields": "its hexes", "compartments": "its surfaces"}
-
-
 @gm_view("GET", "POST")
 def object_delete(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, obj_code) -> HttpResponse:
     """Delete a record (POST). A GET asks first: the dashboard's Delete asks in a dialog and
@@ -125,7 +120,7 @@ def object_delete(request: htmx.HtmxHttpRequest, campaign: Campaign, kind: str, 
     spec = _kind(kind)
     obj = get_object_or_404(spec.model.objects.in_campaign(campaign), code=obj_code)
     if request.method != "POST":
-        context = {"campaign": campaign, "obj": obj, "kind": spec, "also": DELETED_WITH.get(spec.slug, "")}
+        context = {"campaign": campaign, "obj": obj, "kind": spec, "also": spec.deleted_with}
         return render(request, "fleet/delete.html", context)
     try:
         services.record_delete(campaign=campaign, obj=obj, actor=request.user)

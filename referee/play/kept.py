@@ -1,0 +1,99 @@
+"""Whole pages kept in the cache while the campaign has not changed: ``@kept(key=...)``.
+
+A view wrapped by the door (``door.gm_view``/``member_view``) and then by ``kept`` returns a
+``TemplateResponse``. For a plain GET of a whole page (not HTMX's piece of one, no message
+waiting to be shown) whose ``key`` names it, the decorator looks the page up in the cache
+(``fragments``, under the one key builder ``fragments.key``: the release, the campaign's
+version, the reader and the name). On a cache hit the view is not called; on a miss it
+renders the view's response with a placeholder where the visitor's CSRF token goes, and
+keeps it. Either way the page gets this visitor's CSRF token and, where the page holds a
+form's request key (``REQUEST_KEY_PLACEHOLDER``), a request key of its own (a double click
+still returns the first roll; two tabs never share a key). A page without request keys
+gets an ``ETag`` naming the kept page and the visitor's CSRF secret, so Django's
+``ConditionalGetMiddleware`` answers a reload with 304.
+
+The request runs the whole middleware stack either way: the door's one statement says who
+is asking, and the cache says what they see."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Callable
+from functools import wraps
+
+from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.template.response import TemplateResponse
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import quote_etag
+
+from . import door, fragments
+from .fragments import CSRF_PLACEHOLDER, REQUEST_KEY_PLACEHOLDER
+
+DEFAULT_MESSAGES = "django.contrib.messages.storage.fallback.FallbackStorage"
+
+
+def may_keep(request: HttpRequest, visitor: door.Visitor | None) -> bool:
+    """A GET for a whole page (not HTMX's piece of one) with no message waiting for it."""
+    return (
+        visitor is not None
+        and request.method in ("GET", "HEAD")
+        and not getattr(request, "htmx", False)
+        and settings.MESSAGE_STORAGE == DEFAULT_MESSAGES
+        and not request.COOKIES.get(CookieStorage.cookie_name)
+        and not visitor.messages_waiting
+    )
+
+
+def fill(html: str, request: HttpRequest) -> str:
+    """A page rendered with placeholders, with this visitor's CSRF token and a request key of its own."""
+    if CSRF_PLACEHOLDER in html:
+        html = html.replace(CSRF_PLACEHOLDER, get_token(request))
+    if REQUEST_KEY_PLACEHOLDER in html:
+        html = html.replace(REQUEST_KEY_PLACEHOLDER, str(uuid.uuid4()))
+    return html
+
+
+def _finish(request: HttpRequest, response: HttpResponse, html: str, cache_key: str | None) -> HttpResponse:
+    response.content = fill(html, request)
+    if cache_key is not None and REQUEST_KEY_PLACEHOLDER not in html:
+        secret = request.META.get("CSRF_COOKIE", "")
+        response["ETag"] = quote_etag(hashlib.sha256(f"{cache_key}:{secret}".encode()).hexdigest()[:32])
+        patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ("Cookie",))  # the page is the session's reader's
+    return response
+
+
+def kept(*, key: Callable[..., str | None]) -> Callable:
+    """Keep the view's page while the campaign has not changed. ``key(request, *args,
+    **kwargs)``, called with the view's arguments, names the page (None: render it afresh,
+    as for a query string the page does not keep)."""
+
+    def decorate(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            visitor = door.visitor_of(request)
+            cache_key = None
+            if may_keep(request, visitor) and (name := key(request, *args, **kwargs)) is not None:
+                cache_key = fragments.key(visitor.campaign, visitor.role, visitor.user, "page", name)
+                html = fragments.get(cache_key)
+                if html is not None:  # a cache hit: the view is not called
+                    return _finish(request, HttpResponse(), html, cache_key)
+            response = view(request, *args, **kwargs)
+            if not isinstance(response, TemplateResponse):
+                return response
+            if cache_key is not None and response.status_code == 200:
+                response.context_data = {**(response.context_data or {}), "csrf_token": CSRF_PLACEHOLDER}
+            response.render()
+            html = response.content.decode()
+            if cache_key is not None and response.status_code == 200:
+                fragments.put(cache_key, html)
+                return _finish(request, response, html, cache_key)
+            return _finish(request, response, html, None)
+
+        return wrapper
+
+    return decorate
