@@ -41,6 +41,7 @@ from fractions import Fraction
 from typing import Any
 
 from .dice import Dice, RandomDice, Roll
+from .distributions import dice_sum_ways
 from .errors import InputError, OddsError
 from .registry import get
 
@@ -96,19 +97,9 @@ def _sum_options(count: int, sides: int) -> tuple[tuple[tuple[int, ...], int, in
     """The distribution of a group's total, for procedures that read only the sum: each
     option is (one canonical set of dice with that total, num, den), totals ascending.
 
-    Counted by convolution, one die at a time (count x totals x sides steps), not over
-    every multiset of the group, which for 30D6 alone would be hundreds of thousands."""
-    ways = [1]  # ways[t]: throws of the dice so far with total t (from 0)
-    for _ in range(count):
-        # One more die: each new total is the sum of a window of ``sides`` old ones.
-        step = [0] * (len(ways) + sides)
-        window = 0
-        for t in range(1, len(step)):
-            window += ways[t - 1] if t - 1 < len(ways) else 0
-            if t - 1 - sides >= 0:
-                window -= ways[t - 1 - sides]
-            step[t] = window
-        ways = step
+    Counted by convolution (``rules.distributions.dice_sum_ways``), not over every
+    multiset of the group, which for 30D6 alone would be hundreds of thousands."""
+    ways = dice_sum_ways(count, sides)
     den = sides**count
     return tuple(
         (_dice_with_total(total, count, sides), n, den)
@@ -422,9 +413,27 @@ def odds(
         raise InputError("key", "is not a result of this procedure")
     _, frozen = proc.normalise(inputs)
     try:
+        counted = _counted(proc, frozen, key)
+        if counted is not None:
+            return counted
         return _odds(proc, frozen, procedure_id, key, time_limit, exact_only, runs)
     except OverflowError:  # float arithmetic past 1.8e308 on inputs within the caps
         raise InputError("inputs", "these numbers are too large to compute with") from None
+
+
+def _counted(proc, frozen, key) -> Odds | None:
+    """The key's exact odds counted from the inputs (``exact_odds`` of the procedure), when
+    it gives them: a sum or a count of independent draws, convolved instead of walked."""
+    count = proc.exact_odds.get(key)
+    if count is None:
+        return None
+    # One path of the procedure first: the inputs it refuses are refused as by the walk.
+    proc.func(frozen, _EnumeratingDice([], key=key))
+    counted = count(frozen)
+    if counted is None:
+        return None
+    ways, den = counted  # values already as odds keys (tuples for lists, sorted items for objects)
+    return Odds({value: Fraction(num, den) for value, num in ways.items() if num})
 
 
 def _odds(proc, frozen, procedure_id, key, time_limit, exact_only, runs) -> Odds:
