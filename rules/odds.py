@@ -512,30 +512,54 @@ def _exact(proc, frozen, key, key_type, loop_mode, loop_cap, deadline, *, idle_d
     for (value, discard_odds, left, den), num in counted.items():
         group = (value, discard_odds, left)
         weights[group] = weights.get(group, Fraction(0)) + Fraction(num, den)
-    for (value, discard_odds, left), weight in weights.items():
-        for extra, p in _discards(discard_odds, left).items():
-            shifted = value + extra
-            dist[shifted] = dist.get(shifted, Fraction(0)) + weight * p
+    # Each group shifts its value by its discards, in integers over one common denominator
+    # (a thousand Fraction sums of numbers of a thousand digits would take a tenth of a second).
+    shares = [
+        (value, weight, _discards(discard_odds, left))
+        for (value, discard_odds, left), weight in weights.items()
+    ]
+    common = math.lcm(1, *(weight.denominator * den for _, weight, (_, den) in shares))
+    numerators: dict[Hashable, int] = {}
+    for value, weight, (ways, den) in shares:
+        scale = weight.numerator * (common // (weight.denominator * den))
+        for extra, n in ways.items():
+            numerators[value + extra] = numerators.get(value + extra, 0) + n * scale
+    for value, num in numerators.items():
+        dist[value] = dist[value] + Fraction(num, common) if value in dist else Fraction(num, common)
     return dist
 
 
 @functools.lru_cache(maxsize=256)
-def _discards(discard_odds: tuple[Fraction, ...], left: int) -> dict[int, Fraction]:
+def _discards(discard_odds: tuple[Fraction, ...], left: int) -> tuple[dict[int, int], int]:
     """The number of discarded rolls over loops that each discard with the given odds
     (a sum of geometric counts), exact below ``left``; the tail from ``left`` on is
-    lumped into ``left`` (the loop cap, C.6)."""
-    dist = [Fraction(1)] + [Fraction(0)] * max(0, left - 1)
-    for p in discard_odds:
-        keep = 1 - p
-        running = Fraction(0)
-        for k in range(len(dist)):
-            running = running * p + dist[k]
-            dist[k] = keep * running
-    head = {k: q for k, q in enumerate(dist[: max(0, left)]) if q}
-    tail = 1 - sum(head.values(), Fraction(0))
+    lumped into ``left`` (the loop cap, C.6). As ``({discards: ways}, den)``.
+
+    With every chance written over one denominator q (p = r/q), the chance of k discards
+    is prod(q - r) * h_k(r) / q**(m + k), h_k the sum of every product of k of the r
+    (repeats allowed, the complete homogeneous polynomial), built one loop at a time."""
+    if left <= 0:
+        return {0: 1}, 1
+    q = math.lcm(*(p.denominator for p in discard_odds))
+    rs = [p.numerator * (q // p.denominator) for p in discard_odds]
+    h = [1] + [0] * (left - 1)
+    for r in rs:
+        running = 0
+        for k in range(left):
+            running = running * r + h[k]
+            h[k] = running
+    keep = math.prod(q - r for r in rs)
+    den = q ** (len(rs) + left)
+    ways: dict[int, int] = {}
+    spare = q  # q ** (left - k), from k = left - 1 down
+    for k in range(left - 1, -1, -1):
+        if h[k]:
+            ways[k] = keep * h[k] * spare
+        spare *= q
+    tail = den - sum(ways.values())
     if tail:
-        head[max(0, left)] = head.get(max(0, left), Fraction(0)) + tail
-    return head
+        ways[left] = tail
+    return ways, den
 
 
 class _SimulatingDice(RandomDice):

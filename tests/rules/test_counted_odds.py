@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import rules
 from rules import distributions
+from rules.odds import _discards as discards_of
 from rules.odds import _exact as walk_every_die
 from rules.registry import procedure
 from rules.tables.boarding import FRONT_HIT_LOCATION
@@ -192,3 +193,37 @@ errors: none
 """
     with pytest.raises(SyntaxError, match="not in the contract"):
         procedure(contract, title="t", reference="r", exact_odds={"other": lambda inp: None})
+
+
+def naive_discards(discard_odds, left):
+    """Sums of geometric counts by convolving Fractions term by term, the tail lumped at ``left``."""
+    dist = {0: Fraction(1)}
+    for p in discard_odds:
+        step: dict[int, Fraction] = {}
+        for base, q in dist.items():
+            for k in range(left + 1):
+                step[base + k] = step.get(base + k, Fraction(0)) + q * (1 - p) * p**k
+        dist = step
+    head = {k: q for k, q in dist.items() if k < left and q}
+    head[left] = 1 - sum(head.values(), Fraction(0))
+    return {k: q for k, q in head.items() if q}
+
+
+@WALKED
+@given(
+    chances=st.lists(st.integers(1, 35).map(lambda r: Fraction(r, 36)), min_size=1, max_size=4),
+    left=st.integers(0, 12),
+)
+def test_discards_counted_in_integers_are_those_of_convolving_geometric_counts(chances, left):
+    ways, den = discards_of(tuple(sorted(chances)), left)
+    got = {k: Fraction(n, den) for k, n in ways.items()}
+    assert got == (naive_discards(chances, left) if left > 0 else {0: 1})
+
+
+def test_a_thousand_fill_rolls_are_counted_quickly_and_exactly():
+    inputs = {"spaces": 6, "weapon_type": "torp", "max_rolls": 1000}
+    discards_of.cache_clear()
+    start = time.perf_counter()
+    dist = counted("booby_trap.fill_weapons", inputs, "rolls_used")
+    assert time.perf_counter() - start < 0.2  # once, cold; some tens of milliseconds alone
+    assert max(dist) == 1000 and min(dist) == 3
