@@ -227,3 +227,22 @@ def test_a_thousand_fill_rolls_are_counted_quickly_and_exactly():
     dist = counted("booby_trap.fill_weapons", inputs, "rolls_used")
     assert time.perf_counter() - start < 0.2  # once, cold; some tens of milliseconds alone
     assert max(dist) == 1000 and min(dist) == 3
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    year=st.sampled_from([-5, 69, 70, 100, 150, 200, 219, 220, 400]),
+    mode=st.sampled_from(["campaign", "scenario"]),
+)
+def test_generated_spaces_counted_are_those_of_walking_every_die(year, mode):
+    inputs = {"year": year, "mode": mode, "fill_weapons": False}
+    assert counted("booby_trap.generate", inputs, "spaces") == walked("booby_trap.generate", inputs, "spaces")
+
+
+def test_generated_spaces_in_a_scenario_with_weapons_to_fill_are_exact_and_quick():
+    inputs = {"year": 150, "mode": "scenario", "fill_weapons": True}
+    start = time.perf_counter()
+    dist = counted("booby_trap.generate", inputs, "spaces")
+    assert time.perf_counter() - start < 0.05
+    campaign = counted("booby_trap.generate", {**inputs, "mode": "campaign"}, "spaces")
+    assert set(campaign) < set(dist)  # a moved speed reaches other columns' spaces
