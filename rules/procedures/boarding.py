@@ -248,6 +248,11 @@ def _attack_summary(r: dict, inp) -> str:
 LOCATION_KEYS = ("locations", "damage", "location_rolls", "crit_checks")
 
 
+# Values a box key's counted odds may list: beyond them the walk decides (an estimate when
+# slow), as listing them alone would take longer than the odds panel waits.
+MAX_COUNTED_VALUES = 5_000
+
+
 def _box_weights(inp) -> dict[int, int] | None:
     """Each 2D6 total a box can end on, with its ways out of 36 (the re-rolled totals left
     out: the accepted roll is drawn from the rest, C.6). None for battle armour (no dice)
@@ -283,7 +288,7 @@ def _damage_odds(inp):
     weights = _box_weights(inp)
     if weights is None or not weights:
         return None
-    splits = distributions.multinomial(inp.boxes, _by_location(inp, weights))
+    splits = distributions.multinomial(inp.boxes, _by_location(inp, weights), MAX_COUNTED_VALUES)
     if splits is None:
         return None
     ways = {}
@@ -298,7 +303,7 @@ def _locations_odds(inp):
     weights = _box_weights(inp)
     if weights is None or not weights:
         return None
-    return distributions.sequences(inp.boxes, _by_location(inp, weights))
+    return distributions.sequences(inp.boxes, _by_location(inp, weights), MAX_COUNTED_VALUES)
 
 
 @procedure(
