@@ -1,11 +1,11 @@
 """Odds counted by convolution or multinomial counting (``exact_odds=``) are the odds of
-walking every die, on every input small enough to walk, and stay exact and quick on the
-largest inputs the contract accepts."""
+walking every die, on every input small enough to walk, and stay exact on the largest
+inputs the contract accepts (how long they take is ``manage.py bench_rules``'s to say:
+a loaded machine makes wall-clock asserts flaky)."""
 
 from __future__ import annotations
 
 import math
-import time
 from fractions import Fraction
 
 import pytest
@@ -73,9 +73,7 @@ def test_a_gm_hit_table_with_a_gap_is_refused_as_by_the_walk(key):
 
 def test_the_critical_checks_of_every_box_are_a_binomial_whatever_the_number_of_boxes():
     inputs = {"boxes": 46, "unit_kind": "mech", "reroll_locations": ["HD"]}
-    start = time.perf_counter()
     dist = counted("boarding.bs_to_bt_damage", inputs, "crit_checks")
-    assert time.perf_counter() - start < 0.05
     # 2D6 of 2 is 1 way in 36; the head (12, 1 way) is re-rolled, so 1 in 35 per box.
     assert dist == {k: Fraction(math.comb(46, k) * 34 ** (46 - k), 35**46) for k in range(47)}
 
@@ -156,11 +154,9 @@ def test_blast_damage_counted_is_that_of_walking_every_die(crits, turns, leaked,
     )
 
 
-def test_a_hundred_d6_blast_is_exact_and_quick():
+def test_a_hundred_d6_blast_is_exact():
     inputs = {"fuel_line_crits": 100, "turns_leaking": 1, "weapon_kind": "flamer"}
-    start = time.perf_counter()
     dist = counted("shipboard.fuel_leak", inputs, "blast_damage")
-    assert time.perf_counter() - start < 0.05
     assert min(dist) == 100 and max(dist) == 600
     assert dist[100] == Fraction(1, 6**100)
     assert sum(v * p for v, p in dist.items()) == 350
@@ -220,12 +216,10 @@ def test_discards_counted_in_integers_are_those_of_convolving_geometric_counts(c
     assert got == (naive_discards(chances, left) if left > 0 else {0: 1})
 
 
-def test_a_thousand_fill_rolls_are_counted_quickly_and_exactly():
+def test_a_thousand_fill_rolls_are_counted_exactly():
     inputs = {"spaces": 6, "weapon_type": "torp", "max_rolls": 1000}
     discards_of.cache_clear()
-    start = time.perf_counter()
     dist = counted("booby_trap.fill_weapons", inputs, "rolls_used")
-    assert time.perf_counter() - start < 0.2  # once, cold; some tens of milliseconds alone
     assert max(dist) == 1000 and min(dist) == 3
 
 
@@ -239,10 +233,8 @@ def test_generated_spaces_counted_are_those_of_walking_every_die(year, mode):
     assert counted("booby_trap.generate", inputs, "spaces") == walked("booby_trap.generate", inputs, "spaces")
 
 
-def test_generated_spaces_in_a_scenario_with_weapons_to_fill_are_exact_and_quick():
+def test_generated_spaces_in_a_scenario_with_weapons_to_fill_are_exact():
     inputs = {"year": 150, "mode": "scenario", "fill_weapons": True}
-    start = time.perf_counter()
     dist = counted("booby_trap.generate", inputs, "spaces")
-    assert time.perf_counter() - start < 0.05
     campaign = counted("booby_trap.generate", {**inputs, "mode": "campaign"}, "spaces")
     assert set(campaign) < set(dist)  # a moved speed reaches other columns' spaces
