@@ -41,6 +41,7 @@ from fractions import Fraction
 from typing import Any
 
 from .dice import Dice, RandomDice, Roll
+from .distributions import dice_sum_ways
 from .errors import InputError, OddsError
 from .registry import get
 
@@ -96,19 +97,9 @@ def _sum_options(count: int, sides: int) -> tuple[tuple[tuple[int, ...], int, in
     """The distribution of a group's total, for procedures that read only the sum: each
     option is (one canonical set of dice with that total, num, den), totals ascending.
 
-    Counted by convolution, one die at a time (count x totals x sides steps), not over
-    every multiset of the group, which for 30D6 alone would be hundreds of thousands."""
-    ways = [1]  # ways[t]: throws of the dice so far with total t (from 0)
-    for _ in range(count):
-        # One more die: each new total is the sum of a window of ``sides`` old ones.
-        step = [0] * (len(ways) + sides)
-        window = 0
-        for t in range(1, len(step)):
-            window += ways[t - 1] if t - 1 < len(ways) else 0
-            if t - 1 - sides >= 0:
-                window -= ways[t - 1 - sides]
-            step[t] = window
-        ways = step
+    Counted by convolution (``rules.distributions.dice_sum_ways``), not over every
+    multiset of the group, which for 30D6 alone would be hundreds of thousands."""
+    ways = dice_sum_ways(count, sides)
     den = sides**count
     return tuple(
         (_dice_with_total(total, count, sides), n, den)
@@ -422,9 +413,27 @@ def odds(
         raise InputError("key", "is not a result of this procedure")
     _, frozen = proc.normalise(inputs)
     try:
+        counted = _counted(proc, frozen, key)
+        if counted is not None:
+            return counted
         return _odds(proc, frozen, procedure_id, key, time_limit, exact_only, runs)
     except OverflowError:  # float arithmetic past 1.8e308 on inputs within the caps
         raise InputError("inputs", "these numbers are too large to compute with") from None
+
+
+def _counted(proc, frozen, key) -> Odds | None:
+    """The key's exact odds counted from the inputs (``exact_odds`` of the procedure), when
+    it gives them: a sum or a count of independent draws, convolved instead of walked."""
+    count = proc.exact_odds.get(key)
+    if count is None:
+        return None
+    # One path of the procedure first: the inputs it refuses are refused as by the walk.
+    proc.func(frozen, _EnumeratingDice([], key=key))
+    counted = count(frozen)
+    if counted is None:
+        return None
+    ways, den = counted  # values already as odds keys (tuples for lists, sorted items for objects)
+    return Odds({value: Fraction(num, den) for value, num in ways.items() if num})
 
 
 def _odds(proc, frozen, procedure_id, key, time_limit, exact_only, runs) -> Odds:
@@ -503,30 +512,54 @@ def _exact(proc, frozen, key, key_type, loop_mode, loop_cap, deadline, *, idle_d
     for (value, discard_odds, left, den), num in counted.items():
         group = (value, discard_odds, left)
         weights[group] = weights.get(group, Fraction(0)) + Fraction(num, den)
-    for (value, discard_odds, left), weight in weights.items():
-        for extra, p in _discards(discard_odds, left).items():
-            shifted = value + extra
-            dist[shifted] = dist.get(shifted, Fraction(0)) + weight * p
+    # Each group shifts its value by its discards, in integers over one common denominator
+    # (a thousand Fraction sums of numbers of a thousand digits would take a tenth of a second).
+    shares = [
+        (value, weight, _discards(discard_odds, left))
+        for (value, discard_odds, left), weight in weights.items()
+    ]
+    common = math.lcm(1, *(weight.denominator * den for _, weight, (_, den) in shares))
+    numerators: dict[Hashable, int] = {}
+    for value, weight, (ways, den) in shares:
+        scale = weight.numerator * (common // (weight.denominator * den))
+        for extra, n in ways.items():
+            numerators[value + extra] = numerators.get(value + extra, 0) + n * scale
+    for value, num in numerators.items():
+        dist[value] = dist[value] + Fraction(num, common) if value in dist else Fraction(num, common)
     return dist
 
 
 @functools.lru_cache(maxsize=256)
-def _discards(discard_odds: tuple[Fraction, ...], left: int) -> dict[int, Fraction]:
+def _discards(discard_odds: tuple[Fraction, ...], left: int) -> tuple[dict[int, int], int]:
     """The number of discarded rolls over loops that each discard with the given odds
     (a sum of geometric counts), exact below ``left``; the tail from ``left`` on is
-    lumped into ``left`` (the loop cap, C.6)."""
-    dist = [Fraction(1)] + [Fraction(0)] * max(0, left - 1)
-    for p in discard_odds:
-        keep = 1 - p
-        running = Fraction(0)
-        for k in range(len(dist)):
-            running = running * p + dist[k]
-            dist[k] = keep * running
-    head = {k: q for k, q in enumerate(dist[: max(0, left)]) if q}
-    tail = 1 - sum(head.values(), Fraction(0))
+    lumped into ``left`` (the loop cap, C.6). As ``({discards: ways}, den)``.
+
+    With every chance written over one denominator q (p = r/q), the chance of k discards
+    is prod(q - r) * h_k(r) / q**(m + k), h_k the sum of every product of k of the r
+    (repeats allowed, the complete homogeneous polynomial), built one loop at a time."""
+    if left <= 0:
+        return {0: 1}, 1
+    q = math.lcm(*(p.denominator for p in discard_odds))
+    rs = [p.numerator * (q // p.denominator) for p in discard_odds]
+    h = [1] + [0] * (left - 1)
+    for r in rs:
+        running = 0
+        for k in range(left):
+            running = running * r + h[k]
+            h[k] = running
+    keep = math.prod(q - r for r in rs)
+    den = q ** (len(rs) + left)
+    ways: dict[int, int] = {}
+    spare = q  # q ** (left - k), from k = left - 1 down
+    for k in range(left - 1, -1, -1):
+        if h[k]:
+            ways[k] = keep * h[k] * spare
+        spare *= q
+    tail = den - sum(ways.values())
     if tail:
-        head[max(0, left)] = head.get(max(0, left), Fraction(0)) + tail
-    return head
+        ways[left] = tail
+    return ways, den
 
 
 class _SimulatingDice(RandomDice):

@@ -161,6 +161,10 @@ class Procedure:
     # Result keys that count a roll-again loop's rolls, discarded ones included (C.6):
     # key -> the input capping the loop's rolls, or None when the key lists the rolls.
     loop_counts: Mapping[str, str | None] = dataclasses.field(default_factory=dict)
+    # Result keys whose exact odds are counted rather than walked: key -> a function of the
+    # frozen inputs giving ``(ways, den)`` (see ``rules.distributions``) with values as odds
+    # keys (``rules.odds.hashable``), or None to walk the dice.
+    exact_odds: Mapping[str, Callable[[Any], Any]] = dataclasses.field(default_factory=dict)
 
     @property
     def family(self) -> str:
@@ -244,12 +248,14 @@ def procedure(
     units: dict[str, str] | None = None,
     example: Mapping[str, Any] | None = None,
     loop_counts: Mapping[str, str | None] | None = None,
+    exact_odds: Mapping[str, Callable[[Any], Any]] | None = None,
 ) -> Callable:
     """Register a procedure. ``contract`` is the catalogue's contract block, verbatim;
     ``reference`` names the seed file and section; ``bounds`` adds the catalogue's
     stated ranges to inputs; ``units`` their units; ``example`` is a typical set of
     inputs (benchmarks, and the calculator's starting point); ``loop_counts`` names the
-    result keys that count a re-roll loop's rolls (see ``rules.odds``)."""
+    result keys that count a re-roll loop's rolls (see ``rules.odds``); ``exact_odds``
+    counts a key's exact distribution from the inputs, where walking its dice would be slow."""
 
     parsed = parse_contract(contract, bounds=bounds, units=units)
     loop_counts = dict(loop_counts or {})
@@ -258,6 +264,10 @@ def procedure(
             cap is not None and cap not in {i.name for i in parsed.inputs}
         ):
             raise SyntaxError(f"{parsed.procedure}: loop count {key!r} (cap {cap!r}) is not in the contract")
+    exact_odds = dict(exact_odds or {})
+    for key in exact_odds:
+        if key not in {k.name for k in parsed.result}:
+            raise SyntaxError(f"{parsed.procedure}: exact odds of {key!r}, which is not in the contract")
 
     def register(func: Callable[[Any, Dice], Resolution]) -> Callable:
         if parsed.procedure in REGISTRY:
@@ -269,7 +279,15 @@ def procedure(
             slots=True,
         )
         REGISTRY[parsed.procedure] = Procedure(
-            parsed.procedure, title, reference, parsed, func, input_cls, dict(example or {}), loop_counts
+            parsed.procedure,
+            title,
+            reference,
+            parsed,
+            func,
+            input_cls,
+            dict(example or {}),
+            loop_counts,
+            exact_odds,
         )
         return func
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rules import distributions
 from rules.errors import InputError
 from rules.registry import SEED_B, Resolution, add_effect, procedure, set_effect
 from rules.tables import boarding as tables
@@ -247,6 +248,64 @@ def _attack_summary(r: dict, inp) -> str:
 LOCATION_KEYS = ("locations", "damage", "location_rolls", "crit_checks")
 
 
+# Values a box key's counted odds may list: beyond them the walk decides (an estimate when
+# slow), as listing them alone would take longer than the odds panel waits.
+MAX_COUNTED_VALUES = 5_000
+
+
+def _box_weights(inp) -> dict[int, int] | None:
+    """Each 2D6 total a box can end on, with its ways out of 36 (the re-rolled totals left
+    out: the accepted roll is drawn from the rest, C.6). None for battle armour (no dice)
+    or a GM table with a gap (the walk says which roll it is missing)."""
+    if inp.unit_kind != "mech":
+        return None
+    table = tables.FRONT_HIT_LOCATION if inp.hit_table is None else inp.hit_table
+    ways = distributions.dice_sum_ways(2, 6)
+    if any(total not in table for total in range(2, 13)):
+        return None
+    reroll = set(inp.reroll_locations)
+    return {total: ways[total] for total in range(2, 13) if table[total] not in reroll}
+
+
+def _by_location(inp, weights: dict[int, int]) -> dict[str, int]:
+    table = tables.FRONT_HIT_LOCATION if inp.hit_table is None else inp.hit_table
+    merged: dict[str, int] = {}
+    for total, w in weights.items():
+        merged[table[total]] = merged.get(table[total], 0) + w
+    return merged
+
+
+def _crit_checks_odds(inp):
+    """Each box is a critical check with the same odds, alone: a binomial over the boxes."""
+    weights = _box_weights(inp)
+    if weights is None or not weights:
+        return None
+    return distributions.binomial(inp.boxes, weights.get(tables.CRIT_CHECK_ROLL, 0), sum(weights.values()))
+
+
+def _damage_odds(inp):
+    """The damage is 10 a box per location: how the boxes split over the locations."""
+    weights = _box_weights(inp)
+    if weights is None or not weights:
+        return None
+    splits = distributions.multinomial(inp.boxes, _by_location(inp, weights), MAX_COUNTED_VALUES)
+    if splits is None:
+        return None
+    ways = {}
+    for counts, n in splits:
+        value = tuple(sorted((loc, c * tables.DAMAGE_PER_BOX) for loc, c in counts.items()))
+        ways[value] = ways.get(value, 0) + n
+    return ways, sum(weights.values()) ** inp.boxes
+
+
+def _locations_odds(inp):
+    """The location of each box in order: every sequence of independent locations."""
+    weights = _box_weights(inp)
+    if weights is None or not weights:
+        return None
+    return distributions.sequences(inp.boxes, _by_location(inp, weights), MAX_COUNTED_VALUES)
+
+
 @procedure(
     """
 procedure: boarding.bs_to_bt_damage
@@ -277,6 +336,7 @@ notes:
     bounds={"boxes": (0, tables.MAX_BOXES), "troopers": (0, None)},
     example={"boxes": 1, "unit_kind": "mech", "reroll_locations": ["HD"]},
     loop_counts={"location_rolls": None},
+    exact_odds={"crit_checks": _crit_checks_odds, "damage": _damage_odds, "locations": _locations_odds},
 )
 def bs_to_bt_damage(inp, dice) -> Resolution:
     mech = inp.unit_kind == "mech"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules import distributions
 from rules.errors import InputError
 from rules.registry import SEED_A, Resolution, procedure, set_effect
 from rules.schema import ChartType
@@ -381,6 +382,42 @@ def fill_weapons(inp, dice) -> Resolution:
 # --- 1.5 -------------------------------------------------------------------------------------
 
 
+def _final_speed_odds(inp) -> distributions.Distribution:
+    """The speed after the scenario roll (IR107.212): its 2D6, then the nD6 it calls for,
+    summed by convolution, clamped to 1..32; the year's speed alone in a campaign."""
+    base = _speed_from_year(inp.year)
+    if inp.mode != "scenario":
+        return {base: 1}, 1
+    most = max(abs(n) for n in tables.SPEED_ADJUST_DICE.values())
+    adjust_ways = distributions.dice_sum_ways(2, 6)
+    speeds: dict[int, int] = {}
+    for adjust, n in tables.SPEED_ADJUST_DICE.items():
+        changes, den = distributions.dice_sum(abs(n))
+        for change, ways in changes.items():
+            speed = min(max(base + (change if n > 0 else -change), tables.MIN_SPEED), tables.MAX_SPEED)
+            speeds[speed] = speeds.get(speed, 0) + adjust_ways[adjust] * ways * 6**most // den
+    return speeds, 36 * 6**most
+
+
+def _generate_spaces_odds(inp):
+    """The three spaces rolls are independent given the speed: their joint odds per speed,
+    weighted by the odds of that speed."""
+    speeds, speed_den = _final_speed_odds(inp)
+    roll_ways = distributions.dice_sum_ways(2, 6)
+    joint: dict[tuple, int] = {}
+    for speed, speed_ways in speeds.items():
+        index = tables.COLUMNS.index(_column(speed))
+        one: dict[int, int] = {}
+        for total in range(2, 13):
+            one[tables.SPACES[total][index]] = one.get(tables.SPACES[total][index], 0) + roll_ways[total]
+        for torp, a in one.items():
+            for drone, b in one.items():
+                for phaser, c in one.items():
+                    value = (("drone", drone), ("phaser", phaser), ("torp", torp))
+                    joint[value] = joint.get(value, 0) + speed_ways * a * b * c
+    return joint, speed_den * 36**3
+
+
 @procedure(
     """
 procedure: booby_trap.generate
@@ -421,6 +458,7 @@ notes:
     title="Booby trap: generate a new booby trap",
     reference=f"{SEED_A}, IR107.211 Speed; IR107.212; IR107.31 Weapons; IR107.32; IR107.332; 2nd IR107.342",
     example={"year": 150, "mode": "campaign", "fill_weapons": False},
+    exact_odds={"spaces": _generate_spaces_odds},
 )
 def generate(inp, dice) -> Resolution:
     charts = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules import distributions
 from rules.errors import InputError
 from rules.registry import SEED_B, Resolution, add_effect, procedure, set_effect
 from rules.tables import equipment as tables
@@ -14,6 +15,26 @@ def _per_fighter(total: int) -> int:
 
 
 SCREEN_READS = {"total_damage": _per_fighter}
+
+
+def _total_damage_odds(inp):
+    """The total is a sum over the units, each its own 2D6: the units with as many fighters
+    share one distribution (a power of one unit's band), and those sums are convolved."""
+    ways = distributions.dice_sum_ways(2, 6)
+    band: dict[int, int] = {}
+    for total in range(2, 13):
+        band[_per_fighter(total)] = band.get(_per_fighter(total), 0) + ways[total]
+    one_unit = (band, 36)
+    by_size: dict[int, int] = {}
+    for unit in inp.fighter_units:
+        by_size[unit.fighters] = by_size.get(unit.fighters, 0) + 1
+    dist: distributions.Distribution | None = ({0: 1}, 1)
+    for fighters, units in by_size.items():
+        same = distributions.power(one_unit, units)
+        dist = None if same is None else distributions.convolve(dist, distributions.scale(same, fighters))
+        if dist is None:
+            return None
+    return dist
 
 
 @procedure(
@@ -48,6 +69,7 @@ notes:
         "fighter_units": [{"id": "Blue 1", "fighters": 6}, {"id": "Blue 2", "fighters": 4}],
         "large_ships": 1,
     },
+    exact_odds={"total_damage": _total_damage_odds},
 )
 def detonate(inp, dice) -> Resolution:
     if not inp.in_arc:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from rules import distributions
 from rules.errors import InputError
 from rules.registry import SEED_B, Resolution, add_effect, procedure, set_effect
 from rules.schema import words
@@ -585,6 +586,22 @@ def decompression(inp, dice) -> Resolution:
 # --------------------------------------------------------------------------- 3.6
 
 
+def _blast_damage_odds(inp):
+    """A blast is the sum of 1D6 per leaked point, when the fuel ignites: the kD6 sum
+    counted by convolution, weighted by the ignition roll (no blast is 0)."""
+    leaked = inp.leaked_points + inp.fuel_line_crits * inp.turns_leaking
+    if leaked == 0 or inp.weapon_kind in ("none", "primitive"):
+        return {0: 1}, 1
+    blast, blast_den = distributions.dice_sum(leaked)
+    if inp.weapon_kind in tables.FUEL_ALWAYS_IGNITES:
+        return blast, blast_den
+    ways = distributions.dice_sum_ways(2, 6)
+    ignites = sum(ways[t] for t in range(2, 13) if success(t, tables.FUEL_IGNITES_ON))
+    dist = {total: n * ignites for total, n in blast.items()}
+    dist[0] = dist.get(0, 0) + (36 - ignites) * blast_den
+    return dist, 36 * blast_den
+
+
 @procedure(
     """
 procedure: shipboard.fuel_leak
@@ -612,6 +629,7 @@ errors: none
     bounds={"fuel_line_crits": (0, None), "turns_leaking": (0, None), "leaked_points": (0, None)},
     units={"turns_leaking": "turns"},
     example={"fuel_line_crits": 1, "turns_leaking": 3, "weapon_kind": "other"},
+    exact_odds={"blast_damage": _blast_damage_odds},
 )
 def fuel_leak(inp, dice) -> Resolution:
     leaked = inp.leaked_points + inp.fuel_line_crits * inp.turns_leaking
