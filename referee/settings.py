@@ -182,6 +182,10 @@ APP_DATABASE_ROLE = DATABASES["default"].get("USER", "")
 # The key of the turn log's hash chain. Set it to keep logs verifiable across a change of
 # SECRET_KEY; by default one is derived from SECRET_KEY (see referee.play.models.log_key).
 LOG_HMAC_KEY = os.environ.get("LOG_HMAC_KEY", "")
+# What the server's Ed25519 signing key is made from (the log's signed heads and exports,
+# which players check with its public half). Set it, like LOG_HMAC_KEY, to keep signatures
+# across a change of SECRET_KEY; by default it is derived from SECRET_KEY (referee.play.signing).
+LOG_SIGNING_KEY = os.environ.get("LOG_SIGNING_KEY", "")
 # The status poll's one statement is prepared once per connection. A pooler that hands a
 # connection's prepared statements to others (PgBouncer in transaction mode before 1.21, or
 # without max_prepared_statements) needs this off.

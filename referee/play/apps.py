@@ -11,3 +11,17 @@ class PlayConfig(AppConfig):
         from . import families, members  # noqa: F401
 
         families.discover()
+
+        from django.db.models.signals import post_save
+
+        from referee.campaigns.models import Campaign
+
+        post_save.connect(_open_log_seal, sender=Campaign, dispatch_uid="play.open_log_seal")
+
+
+def _open_log_seal(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+    """Every campaign's log is sealed from its start, so an emptied log shows as cut."""
+    if created and not raw:
+        from .services import log_seal_open
+
+        log_seal_open(campaign=instance)

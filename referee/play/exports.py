@@ -244,13 +244,20 @@ def json_chunks(campaign: Campaign, selection: Selection, *, partial: bool) -> I
     }
     yield json.dumps(header)[:-1] + ', "entries": ['
     closing = Closing(kind=EXPORT_FORMAT, campaign_code=str(campaign.code), partial=partial)
-    for _last, text, hashes in json_entry_batches(selection):
+    for _last, text, _hashes in json_entry_batches(selection):
         yield ("" if not closing.count else ",\n") + text
-        for entry_hash in hashes:
-            closing.add(entry_hash)
+        for entry in json.loads("[" + text + "]"):
+            closing.add_entry(entry)
     # The trailer says how many entries came and the last hash, and the server signs the
-    # whole list: a file cut short, or with an entry taken out, shows.
-    trailer = {"count": closing.count, "head": closing.head, "signature": closing.signature()}
+    # whole list twice: with its log key (``signature``, checked on the server) and with its
+    # signing key (``signed``: checked by anyone with the public key the players' page
+    # shows). A file cut short, with an entry taken out or changed, shows.
+    trailer = {
+        "count": closing.count,
+        "head": closing.head,
+        "signature": closing.signature(),
+        "signed": closing.signed(),
+    }
     yield "], " + json.dumps(trailer)[1:] + "\n"
 
 

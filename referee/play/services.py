@@ -27,12 +27,14 @@ from .models import (
     GENESIS_HASH,
     HASH_SCHEME,
     LogEntry,
+    LogSeal,
     UnrecordableValue,
     Visibility,
     canonical,
     chain_hash,
     new_nonce,
     pending_digest,
+    public_root,
 )
 from .pending_words import words as pending_words
 from .wording import Namer, words_of
@@ -112,6 +114,7 @@ def log_append(
     nonce = new_nonce()
     words = canonical(pending_words(procedure, inputs, pending, campaign)) if pending else []
     last = LogEntry.objects.filter(campaign=campaign).order_by("-seq").only("seq", "hash").first()
+    seal = _seal_where_log_ends(campaign, last)
     entry = LogEntry(
         campaign=campaign,
         seq=(last.seq + 1) if last else 1,
@@ -144,9 +147,44 @@ def log_append(
     entry.hash = chain_hash(entry.prev_hash, entry.hash_payload())
     entry.words = words_of(entry, Namer(campaign, "gm").name, Namer(campaign, "player").name)
     entry.save(force_insert=True)
+    _seal_advance(seal, entry, str(campaign.code))
     # Nothing has undone an entry made this moment: its card need not ask the database.
     LogEntry._meta.get_field("reversed_by").set_cached_value(entry, None)
     return entry
+
+
+def log_seal_open(*, campaign: Campaign) -> LogSeal:
+    """The seal of a new campaign's empty log (made when the campaign is)."""
+    seal = LogSeal(campaign=campaign, public_at=campaign.created_at or timezone.now())
+    seal.sign(str(campaign.code), public=True)
+    seal.save(force_insert=True)
+    return seal
+
+
+def _seal_where_log_ends(campaign: Campaign, last: LogEntry | None) -> LogSeal:
+    """The campaign's seal, which must name the log's last entry: a log cut or extended
+    outside the app takes no new entry (a new seal over it would hide the cut)."""
+    seal = LogSeal.objects.filter(campaign=campaign).first()
+    ends = (last.seq, last.hash) if last else (0, GENESIS_HASH)
+    if seal is None or (seal.length, seal.head) != ends:
+        raise PlayError(
+            "The turn log does not end where the server last signed it: it was changed outside the "
+            "app. Nothing was recorded; check the log (Verify the log) before going on."
+        )
+    return seal
+
+
+def _seal_advance(seal: LogSeal, entry: LogEntry, code: str) -> None:
+    seal.length, seal.head = entry.seq, entry.hash
+    public = entry.visibility == Visibility.EVERYONE
+    fields = ["length", "head", "signature"]
+    if public:
+        seal.public_length += 1
+        seal.public_root = public_root(seal.public_root, entry.hash)
+        seal.public_at = entry.created_at
+        fields += ["public_length", "public_root", "public_at", "public_signature"]
+    seal.sign(code, public=public)
+    seal.save(update_fields=fields)
 
 
 def _save(recorder: ChangeRecorder) -> list[dict]:

@@ -5,7 +5,9 @@ from dataclasses import dataclass
 import pytest
 from django.test import Client
 
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory
+from referee.play.models import Visibility
+from tests.factories import CampaignFactory, MembershipFactory, ShipFactory, UserFactory
+from tests.referee.history import ruled_jump
 
 
 @dataclass
@@ -32,3 +34,13 @@ def cast(db) -> Cast:
 
 def htmx(**extra) -> dict:
     return {"HTTP_HX_REQUEST": "true", **extra}
+
+
+@pytest.fixture
+def six_entries(cast):
+    """Six jumps in the log, the fourth GM-only."""
+    ship = ShipFactory(campaign=cast.campaign, kf_integrity=9, kf_integrity_max=9, shared=True)
+    for n in range(6):
+        visibility = Visibility.GM if n == 3 else Visibility.EVERYONE
+        ruled_jump(cast.campaign, cast.gm, ship, dice=[3, 4], visibility=visibility)
+    return cast
