@@ -113,11 +113,13 @@ def log_append(
     _check_entry_size(inputs, rolls, result, effects, pending, summary, title)
     nonce = new_nonce()
     words = canonical(pending_words(procedure, inputs, pending, campaign)) if pending else []
-    last = LogEntry.objects.filter(campaign=campaign).order_by("-seq").only("seq", "hash").first()
-    seal = _seal_where_log_ends(campaign, last)
+    # The seal says where the log ends (one row by its key, no index scan of the log).
+    seal = LogSeal.objects.filter(campaign=campaign).first()
+    if seal is None:
+        raise PlayError(_UNSEALED)
     entry = LogEntry(
         campaign=campaign,
-        seq=(last.seq + 1) if last else 1,
+        seq=seal.length + 1,
         turn=campaign.turn,
         phase=campaign.phase,
         game_time=campaign.clock,
@@ -142,49 +144,46 @@ def log_append(
         created_at=timezone.now(),
         hash_scheme=HASH_SCHEME,
         nonce=nonce,
-        prev_hash=last.hash if last else GENESIS_HASH,
+        prev_hash=seal.head,
     )
     entry.hash = chain_hash(entry.prev_hash, entry.hash_payload())
     entry.words = words_of(entry, Namer(campaign, "gm").name, Namer(campaign, "player").name)
-    entry.save(force_insert=True)
+    try:
+        entry.save(force_insert=True)
+    except IntegrityError:  # an entry the seal does not know holds its number or its link
+        raise PlayError(_UNSEALED) from None
     _seal_advance(seal, entry, str(campaign.code))
     # Nothing has undone an entry made this moment: its card need not ask the database.
     LogEntry._meta.get_field("reversed_by").set_cached_value(entry, None)
     return entry
 
 
-def log_seal_open(*, campaign: Campaign) -> LogSeal:
-    """The seal of a new campaign's empty log (made when the campaign is)."""
-    seal = LogSeal(campaign=campaign, public_at=campaign.created_at or timezone.now())
-    seal.sign(str(campaign.code), public=True)
-    seal.save(force_insert=True)
-    return seal
-
-
-def _seal_where_log_ends(campaign: Campaign, last: LogEntry | None) -> LogSeal:
-    """The campaign's seal, which must name the log's last entry: a log cut or extended
-    outside the app takes no new entry (a new seal over it would hide the cut)."""
-    seal = LogSeal.objects.filter(campaign=campaign).first()
-    ends = (last.seq, last.hash) if last else (0, GENESIS_HASH)
-    if seal is None or (seal.length, seal.head) != ends:
-        raise PlayError(
-            "The turn log does not end where the server last signed it: it was changed outside the "
-            "app. Nothing was recorded; check the log (Verify the log) before going on."
-        )
-    return seal
+# A log changed outside the app (entries added past its seal, or the seal removed) takes no
+# new entry; one cut short takes the next after where the seal says it ends, so the cut shows.
+_UNSEALED = (
+    "The turn log does not end where the server last signed it: it was changed outside the "
+    "app. Nothing was recorded; check the log (Verify the log) before going on."
+)
 
 
 def _seal_advance(seal: LogSeal, entry: LogEntry, code: str) -> None:
     seal.length, seal.head = entry.seq, entry.hash
     public = entry.visibility == Visibility.EVERYONE
-    fields = ["length", "head", "signature"]
+    values = {"length": seal.length, "head": seal.head}
     if public:
         seal.public_length += 1
         seal.public_root = public_root(seal.public_root, entry.hash)
         seal.public_at = entry.created_at
-        fields += ["public_length", "public_root", "public_at", "public_signature"]
     seal.sign(code, public=public)
-    seal.save(update_fields=fields)
+    values["signature"] = seal.signature
+    if public:
+        values.update(
+            public_length=seal.public_length,
+            public_root=seal.public_root,
+            public_at=seal.public_at,
+            public_signature=seal.public_signature,
+        )
+    LogSeal.objects.filter(pk=seal.pk).update(**values)
 
 
 def _save(recorder: ChangeRecorder) -> list[dict]:

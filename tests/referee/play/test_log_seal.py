@@ -116,13 +116,24 @@ def test_a_removed_seal_or_a_seal_rewritten_by_the_owner_does_not_verify(six_ent
     assert status == 1 and "has no seal" in out
 
 
-def test_a_cut_log_takes_no_new_entry_which_would_hide_the_cut(six_entries):
-    as_owner("DELETE FROM play_logentry WHERE campaign_id = %s AND seq = 6", [six_entries.campaign.pk])
+def test_an_entry_appended_after_a_cut_leaves_the_cut_showing(six_entries):
+    as_owner("DELETE FROM play_logentry WHERE campaign_id = %s AND seq > 4", [six_entries.campaign.pk])
     ship = ShipFactory(campaign=six_entries.campaign, kf_integrity=9, kf_integrity_max=9)
+    entry = ruled_jump(six_entries.campaign, six_entries.gm, ship, dice=NO_MISHAP)
+    assert entry.seq == 7 and LogSeal.objects.get(campaign=six_entries.campaign).length == 7
+    status, out = verify(six_entries.campaign.code)
+    assert status == 1 and out.startswith("chain broken at #7 ") and "seq 5 is missing" in out
+
+
+def test_a_log_extended_or_unsealed_outside_the_app_takes_no_new_entry(six_entries):
+    ship = ShipFactory(campaign=six_entries.campaign, kf_integrity=9, kf_integrity_max=9)
+    LogSeal.objects.filter(campaign=six_entries.campaign).update(length=5)  # an entry added past the seal
     with pytest.raises(services.PlayError, match="does not end where the server last signed it"):
         ruled_jump(six_entries.campaign, six_entries.gm, ship, dice=NO_MISHAP)
-    assert LogEntry.objects.filter(campaign=six_entries.campaign).count() == 5
-    assert LogSeal.objects.get(campaign=six_entries.campaign).length == 6
+    LogSeal.objects.filter(campaign=six_entries.campaign).delete()
+    with pytest.raises(services.PlayError, match="does not end where the server last signed it"):
+        ruled_jump(six_entries.campaign, six_entries.gm, ship, dice=NO_MISHAP)
+    assert LogEntry.objects.filter(campaign=six_entries.campaign).count() == 6
 
 
 def test_the_verify_page_reports_an_emptied_log(six_entries):
