@@ -158,6 +158,27 @@ def log_append(
     return entry
 
 
+def earlier_entry(*, campaign: Campaign, request_key: uuid.UUID | None, actor) -> LogEntry | None:
+    """The entry a form with this request key already made, when ``actor`` made it: a
+    second submit of one's own form returns it. A key another actor's entry holds is
+    refused in words that name nothing of it (a player's form cannot even carry one:
+    ``player_views.PlayerRollForm`` signs its keys for the player)."""
+    if request_key is None:
+        return None
+    earlier = LogEntry.objects.filter(campaign=campaign, request_key=request_key).first()
+    if earlier is not None and earlier.actor_id != getattr(actor, "pk", None):
+        raise PlayError("This form was not made for you, or it was changed: reload the page to try again.")
+    return earlier
+
+
+def log_seal_open(*, campaign: Campaign) -> LogSeal:
+    """The seal of a new campaign's empty log (made when the campaign is)."""
+    seal = LogSeal(campaign=campaign, public_at=campaign.created_at or timezone.now())
+    seal.sign(str(campaign.code), public=True)
+    seal.save(force_insert=True)
+    return seal
+
+
 # A log changed outside the app (entries added past its seal, or the seal removed) takes no
 # new entry; one cut short takes the next after where the seal says it ends, so the cut shows.
 _UNSEALED = (
@@ -239,9 +260,7 @@ def procedure_resolve(
     resent request) it returns the entry it made the first time instead of rolling again.
     Raises rules.InputError / rules.DiceError / PlayError; nothing is written then."""
     campaign = _lock(campaign)  # a second submit of one form waits here for the first
-    if request_key is not None and (
-        earlier := LogEntry.objects.filter(campaign=campaign, request_key=request_key).first()
-    ):
+    if earlier := earlier_entry(campaign=campaign, request_key=request_key, actor=actor):
         return earlier
     binding = families.binding(procedure_id)
     ctx = _load_context(campaign, binding, subjects or {}, extras or {})
