@@ -430,3 +430,59 @@ document.addEventListener("focusin", (event) => {
 if (window.matchMedia("(max-width: 40rem)").matches) {
   document.querySelectorAll("details[data-fold-on-phone]").forEach((fold) => { fold.open = false; });
 }
+
+// Forms that refresh themselves from the server (choosing a record fills in what it says):
+// the refresh is sent without the page's CSRF token or request key (``hx-params`` on the
+// element, so neither lands in a URL), and what the user changes while it is on its way
+// is kept: each field whose value differs, when the answer comes, from what was sent is
+// put back into the new form.
+(() => {
+  const fieldKey = (field) =>
+    field.type === "checkbox" || field.type === "radio" ? `${field.name}\u0000${field.value}` : field.name;
+  const valueOf = (field) => {
+    if (field.type === "checkbox" || field.type === "radio") return field.checked;
+    if (field.multiple) return Array.from(field.selectedOptions, (o) => o.value).join("\u0000");
+    return field.value;
+  };
+  const setValue = (field, value) => {
+    if (field.type === "checkbox" || field.type === "radio") field.checked = value;
+    else if (field.multiple) {
+      const chosen = new Set(value.split("\u0000"));
+      for (const option of field.options) option.selected = chosen.has(option.value);
+    } else field.value = value;
+  };
+  const snapshot = (form) => {
+    const values = new Map();
+    for (const field of form.elements) {
+      if (field.name && field.type !== "hidden" && !field.disabled) values.set(fieldKey(field), valueOf(field));
+    }
+    return values;
+  };
+  const refreshed = (event) => {
+    const source = event.detail.elt && event.detail.elt.closest("[data-form-refresh]");
+    return source && document.getElementById(source.dataset.formRefresh);
+  };
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const form = refreshed(event);
+    if (form) event.detail.xhr.refereeSent = { id: form.id, values: snapshot(form) };
+  });
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const sent = event.detail.xhr && event.detail.xhr.refereeSent;
+    const form = sent && document.getElementById(sent.id);
+    if (!form) return;
+    const changed = new Map();
+    for (const [key, value] of snapshot(form)) {
+      if (sent.values.has(key) && sent.values.get(key) !== value) changed.set(key, value);
+    }
+    event.detail.xhr.refereeChanged = changed;
+  });
+  document.addEventListener("htmx:afterSwap", (event) => {
+    const sent = event.detail.xhr && event.detail.xhr.refereeSent;
+    const changed = event.detail.xhr && event.detail.xhr.refereeChanged;
+    const form = sent && document.getElementById(sent.id);
+    if (!form || !changed || !changed.size) return;
+    for (const field of form.elements) {
+      if (field.name && changed.has(fieldKey(field))) setValue(field, changed.get(fieldKey(field)));
+    }
+  });
+})();
