@@ -246,7 +246,7 @@ def note_create(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) ->
     the entry with that number, as the poster numbers entries)."""
     about = None
     if number := request.POST.get("about", "").strip():
-        if not number.isdigit() or len(number) > 12:
+        if not (number.isascii() and number.isdigit()) or len(number) > 12:
             return _note_answer(request, campaign, role, "Name the entry by its number.")
         numbering = Numbering.for_campaign(campaign, request.user) if role != "gm" else None
         seq = numbering.seq(int(number)) if numbering else int(number)

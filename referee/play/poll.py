@@ -228,7 +228,7 @@ def member(request: HttpRequest, code: str) -> tuple | None:
 def unchanged_for_member(request: HttpRequest, code, version: str) -> bool:
     """True when the visitor is signed in, a member of campaign ``code``, and what they see
     of it is still at ``version``: one round trip to the database, nothing written."""
-    if not version.isdigit():
+    if not (version.isascii() and version.isdigit()):
         return False
     found = member_version(request, str(code))
     return found is not None and str(found[1]) == version
