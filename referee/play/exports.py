@@ -47,9 +47,14 @@ CSV_COLUMNS = [
 
 
 def _csv(text: str) -> str:
-    """One CSV field as Python's csv module writes it (quoted only when it must be)."""
+    """One CSV field as Python's csv module writes it (quoted only when it must be), a
+    cell a spreadsheet would run as a formula neutralised as OWASP recommends: one that
+    starts with =, +, -, @, a tab or a carriage return is written after a single quote
+    (and quoted), which the spreadsheet shows as text and does not run."""
+    quoted = f"replace({text}, '\"', '\"\"') || '\"'"
     return (
-        f"CASE WHEN {text} ~ '[\",\\r\\n]' THEN '\"' || replace({text}, '\"', '\"\"') || '\"' ELSE {text} END"
+        f"CASE WHEN {text} ~ '^[=+@\\t\\r-]' THEN '\"''' || {quoted} "
+        f"WHEN {text} ~ '[\",\\r\\n]' THEN '\"' || {quoted} ELSE {text} END"
     )
 
 
