@@ -148,15 +148,20 @@ class ThrottledSignIn:
     def clean(self):
         username = self.cleaned_data.get("username") or ""
         address = throttle.client_address(self.request)
-        if message := throttle.refusal(username=username, address=address):
-            raise ValidationError(message, code="throttled")
-        try:
-            cleaned = super().clean()
-        except ValidationError as error:
-            if error.code == "invalid_login":
-                throttle.failure_record(username=username, address=address)
-            raise
-        throttle.success_record(username=username)
+        refused = None
+        with throttle.judging(username=username, address=address):
+            if message := throttle.refusal(username=username, address=address):
+                raise ValidationError(message, code="throttled")
+            try:
+                cleaned = super().clean()
+            except ValidationError as error:  # recorded in this transaction, raised after it
+                refused = error
+                if error.code == "invalid_login":
+                    throttle.failure_record(username=username, address=address)
+            else:
+                throttle.success_record(username=username)
+        if refused is not None:
+            raise refused
         return cleaned
 
 
