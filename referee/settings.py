@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "pgtrigger",
+    "csp",
     "referee.campaigns",
     "referee.fleet",
     "referee.play",
@@ -102,6 +103,7 @@ MIDDLEWARE = [
     # A GM's procedure form kept whole likewise (referee/play/kept_forms.py).
     "referee.play.kept_forms.KeptFormMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -135,6 +137,39 @@ TEMPLATES = [
 
 
 FORM_RENDERER = "referee.forms.FormRenderer"
+
+
+def _style_hashes() -> list[str]:
+    """The one inline style the product writes (each map's SVG <style>), allowed by its hash:
+    no nonce, so a page kept whole never carries a stale one."""
+    import base64
+    import hashlib
+
+    from referee.maps.svg_styles import HEX_STYLE, STYLE
+
+    return [
+        f"'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'"
+        for s in (STYLE, HEX_STYLE)
+    ]
+
+
+# Content-Security-Policy on every response (django-csp): scripts and styles only from this
+# server, no inline script at all, no inline style but the maps' (by hash), no eval.
+CSP_STYLE_HASHES = _style_hashes()
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", *CSP_STYLE_HASHES],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # Rendered panels, kept per campaign version, role and user (referee/play/fragments.py).
 # Files on the host: every worker of a server shares them, and nothing but the key keeps

@@ -35,6 +35,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from referee.campaigns.models import Campaign, Membership
+from referee.content_policy import policy_added
 from referee.sessions import well_formed
 
 from .models import LogEntry, hidden_sql
@@ -266,7 +267,7 @@ class StatusPollMiddleware:
     def finish(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         """The headers the stack adds to every answer."""
         self.security.process_response(request, response)
-        return self.frames.process_response(request, response)
+        return policy_added(request, self.frames.process_response(request, response))
 
     def unchanged(self, request: HttpRequest, code: str) -> HttpResponse | None:
         """204 with the version the member sees (``X-Campaign-Version``) when it is still
