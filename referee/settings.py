@@ -7,7 +7,9 @@ Local runs use the embedded PostgreSQL (``referee.embedded_pg``) unless
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hashlib
 import os
 import secrets
 import tempfile
@@ -142,9 +144,7 @@ FORM_RENDERER = "referee.forms.FormRenderer"
 def _style_hashes() -> list[str]:
     """The one inline style the product writes (each map's SVG <style>), allowed by its hash:
     no nonce, so a page kept whole never carries a stale one."""
-    import base64
-    import hashlib
-
+    # Plain strings in a module that imports nothing, read while the settings load.
     from referee.maps.svg_styles import HEX_STYLE, STYLE
 
     return [

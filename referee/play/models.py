@@ -23,6 +23,8 @@ from django.db.models import Q
 import rules
 from referee.campaigns.models import Campaign, CampaignScoped, Phase
 
+from . import signing
+
 GENESIS_HASH = "0" * 64
 # How an entry's hash is made. 1: SHA-256 of the previous hash and the entry (the first
 # logs). 2: an HMAC keyed with the server's log key over the same text, the entry
@@ -482,8 +484,6 @@ class LogSeal(models.Model):
         return public_head_statement(code, self.public_length, self.public_root, self.public_at)
 
     def sign(self, campaign_code: str, *, public: bool) -> None:
-        from . import signing
-
         self.signature = signing.sign(self.statement(campaign_code))
         if public:
             self.public_signature = signing.sign(self.public_statement(campaign_code))

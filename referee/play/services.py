@@ -150,8 +150,11 @@ def log_append(
     entry.words = words_of(entry, Namer(campaign, "gm").name, Namer(campaign, "player").name)
     try:
         entry.save(force_insert=True)
-    except IntegrityError:  # an entry the seal does not know holds its number or its link
-        raise PlayError(_UNSEALED) from None
+    except IntegrityError as error:
+        constraint = getattr(getattr(error.__cause__, "diag", None), "constraint_name", None)
+        if constraint in ("log_seq_unique_per_campaign", "log_chain_never_forks"):
+            raise PlayError(_UNSEALED) from None  # an entry the seal does not know holds its place
+        raise
     _seal_advance(seal, entry, str(campaign.code))
     # Nothing has undone an entry made this moment: its card need not ask the database.
     LogEntry._meta.get_field("reversed_by").set_cached_value(entry, None)

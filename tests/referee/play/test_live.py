@@ -187,7 +187,7 @@ def test_under_a_wsgi_server_the_stream_answers_204_so_the_page_keeps_polling(ca
         assert response.status == 204
     page = cast.client("player").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
     assert f'data-live-url="{live_url(cast)}"' in page
-    assert 'hx-trigger="every 1s [!window.refereeLive], live-changed"' in page
+    assert 'hx-trigger="referee-poll, live-changed" data-poll-unless="refereeLive"' in page
 
 
 def test_a_whisper_reaches_its_players_stream_and_no_other_players(cast, asgi_server):
