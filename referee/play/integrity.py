@@ -537,8 +537,8 @@ class Closing:
         self.digest.update(entry_hash.encode())
         self.count, self.head = self.count + 1, entry_hash
 
-    def signature(self) -> str:
-        text = canonical_json(
+    def _statement(self, **more) -> str:
+        return canonical_json(
             {
                 "kind": self.kind,
                 "campaign": self.campaign_code,
@@ -546,9 +546,12 @@ class Closing:
                 "count": self.count,
                 "head": self.head,
                 "digest": self.digest.hexdigest(),
-                **({"scheme": self.scheme} if self.scheme is not None else {}),
+                **more,
             }
         )
+
+    def signature(self) -> str:
+        text = self._statement(**({"scheme": self.scheme} if self.scheme is not None else {}))
         return hmac.new(log_key(), text.encode(), hashlib.sha256).hexdigest()
 
     def add_entry(self, entry: dict) -> None:
@@ -560,17 +563,7 @@ class Closing:
         """What the server's Ed25519 signature of a file covers: as ``signature``, and a
         digest of every entry's whole content as the file holds it (canonical JSON), which
         anyone can recompute without the server's secrets."""
-        return canonical_json(
-            {
-                "kind": self.kind,
-                "campaign": self.campaign_code,
-                "partial": self.partial,
-                "count": self.count,
-                "head": self.head,
-                "digest": self.digest.hexdigest(),
-                "entries": self.content.hexdigest(),
-            }
-        )
+        return self._statement(entries=self.content.hexdigest())
 
     def signed(self) -> dict:
         return {"public_key": signing.public_key(), "signature": signing.sign(self.public_text())}

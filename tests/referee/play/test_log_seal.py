@@ -19,6 +19,7 @@ from referee.play.models import GENESIS_HASH, LogEntry, LogSeal, chain_hash
 from tests.factories import CampaignFactory, ShipFactory
 from tests.referee.history import ruled_jump
 from tests.referee.play.test_backup import wipe
+from tests.referee.play.test_restore_trust import edit, restore
 
 pytestmark = pytest.mark.django_db
 
@@ -214,20 +215,8 @@ def backup_file(six_entries, tmp_path):
     return path
 
 
-def restore(path) -> str:
-    out = StringIO()
-    call_command("restore_campaign", str(path), "--same-accounts", stdout=out)
-    return out.getvalue()
-
-
-def edit(path, change) -> None:
-    document = json.loads(path.read_text(encoding="utf-8"))
-    change(document)
-    path.write_text(json.dumps(document), encoding="utf-8")
-
-
 def test_a_backup_restores_with_its_seal(backup_file, six_entries):
-    restore(backup_file)
+    restore(backup_file, "--same-accounts")
     seal = LogSeal.objects.get(campaign__code=six_entries.campaign.code)
     assert (seal.length, seal.scheme, seal.public_length) == (6, 4, 5)
     assert verify(six_entries.campaign.code) == (0, "chain holds: 6 entries\n")
@@ -244,7 +233,7 @@ def test_a_backup_whose_log_was_rehashed_as_unkeyed_and_left_unsigned_does_not_r
 
     edit(backup_file, rehash)
     with pytest.raises(CommandError, match="the backup is not signed"):
-        restore(backup_file)
+        restore(backup_file, "--same-accounts")
 
 
 def test_a_backup_with_its_whole_log_removed_does_not_restore(backup_file):
@@ -253,13 +242,13 @@ def test_a_backup_with_its_whole_log_removed_does_not_restore(backup_file):
 
     edit(backup_file, empty)
     with pytest.raises(CommandError, match="does not end where it ended"):
-        restore(backup_file)
+        restore(backup_file, "--same-accounts")
     edit(backup_file, lambda d: d.pop("log_signature"))
     with pytest.raises(CommandError, match="the backup is not signed"):
-        restore(backup_file)
+        restore(backup_file, "--same-accounts")
 
 
 def test_a_backup_cannot_lower_the_campaigns_scheme(backup_file):
     edit(backup_file, lambda d: d.update(log_scheme=1))
     with pytest.raises(CommandError, match="does not end where it ended"):
-        restore(backup_file)
+        restore(backup_file, "--same-accounts")

@@ -106,17 +106,7 @@ def test_a_key_of_the_gms_entry_replayed_on_a_players_form_says_nothing(cast, my
     """Raw keys (as a key derived from an export would be) are refused alike, whether an
     entry of the GM's holds them or none does: the answer tells nothing of the GM's rulings."""
     key = uuid.uuid4()
-    ruled = quiet_roll(cast.campaign, cast.gm, visibility=visibility)
-    LogEntry.objects.filter(pk=ruled.pk)  # the GM's entry made with this key
-    services.procedure_resolve(
-        campaign=cast.campaign,
-        procedure_id="jump.basic_constants",
-        inputs={},
-        dice=[],
-        actor=cast.gm,
-        visibility=visibility,
-        request_key=key,
-    )
+    quiet_roll(cast.campaign, cast.gm, visibility=visibility, request_key=key)  # the GM's entry holds it
     client = cast.client("player")
     answers = []
     for replayed in (key, uuid.uuid4()):
@@ -129,8 +119,7 @@ def test_a_key_of_the_gms_entry_replayed_on_a_players_form_says_nothing(cast, my
 
 def test_the_gms_form_refuses_a_key_another_actor_used(cast):
     key = uuid.uuid4()
-    quiet = {"campaign": cast.campaign, "procedure_id": "jump.basic_constants", "inputs": {}, "dice": []}
-    services.procedure_resolve(**quiet, actor=cast.gm, request_key=key)
+    quiet_roll(cast.campaign, cast.gm, visibility=Visibility.EVERYONE, request_key=key)
     other_gm = MembershipFactory(campaign=cast.campaign, role="gm").user
     with pytest.raises(services.PlayError, match="not made for you"):
-        services.procedure_resolve(**quiet, actor=other_gm, request_key=key)
+        quiet_roll(cast.campaign, other_gm, visibility=Visibility.EVERYONE, request_key=key)
