@@ -7,7 +7,9 @@ Local runs use the embedded PostgreSQL (``referee.embedded_pg``) unless
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hashlib
 import os
 import secrets
 import tempfile
@@ -84,6 +86,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "pgtrigger",
+    "csp",
     "referee.campaigns",
     "referee.fleet",
     "referee.play",
@@ -108,6 +111,7 @@ MIDDLEWARE = [
     # Starts the embedded PostgreSQL again when it died (local runs only): before all else.
     "referee.middleware.EmbeddedDatabaseMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -143,6 +147,37 @@ TEMPLATES = [
 
 
 FORM_RENDERER = "referee.forms.FormRenderer"
+
+
+def _style_hashes() -> list[str]:
+    """The one inline style the product writes (each map's SVG <style>), allowed by its hash:
+    no nonce, so a page kept whole never carries a stale one."""
+    # Plain strings in a module that imports nothing, read while the settings load.
+    from referee.maps.svg_styles import HEX_STYLE, STYLE
+
+    return [
+        f"'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'"
+        for s in (STYLE, HEX_STYLE)
+    ]
+
+
+# Content-Security-Policy on every response (django-csp): scripts and styles only from this
+# server, no inline script at all, no inline style but the maps' (by hash), no eval.
+CSP_STYLE_HASHES = _style_hashes()
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", *CSP_STYLE_HASHES],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # Rendered panels, kept per campaign version, role and user (referee/play/fragments.py).
 # Files on the host: every worker of a server shares them, and nothing but the key keeps
@@ -190,6 +225,10 @@ APP_DATABASE_ROLE = DATABASES["default"].get("USER", "")
 # The key of the turn log's hash chain. Set it to keep logs verifiable across a change of
 # SECRET_KEY; by default one is derived from SECRET_KEY (see referee.play.models.log_key).
 LOG_HMAC_KEY = os.environ.get("LOG_HMAC_KEY", "")
+# What the server's Ed25519 signing key is made from (the log's signed heads and exports,
+# which players check with its public half). Set it, like LOG_HMAC_KEY, to keep signatures
+# across a change of SECRET_KEY; by default it is derived from SECRET_KEY (referee.play.signing).
+LOG_SIGNING_KEY = os.environ.get("LOG_SIGNING_KEY", "")
 # The status poll's one statement is prepared once per connection. A pooler that hands a
 # connection's prepared statements to others (PgBouncer in transaction mode before 1.21, or
 # without max_prepared_statements) needs this off.

@@ -1,3 +1,6 @@
+import re
+import unicodedata
+
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
@@ -88,10 +91,26 @@ def campaign_times(form: forms.BaseForm) -> None:
             field.help_text = f"{field.help_text} {CAMPAIGN_TIME_HELP}".strip()
 
 
+# Text that is a number or a label made of numbers (a hex "0105", dice "6 6 2", "1/3",
+# "x 1.5, y -2"): digits of any script, and the signs and separators numbers are written with.
+NUMBER_TEXT = re.compile(r"[\d\s.,;:+\-/x×]+")
+
+
+def ascii_digits(text: str) -> str:
+    """``text`` with every decimal digit of another script (Arabic-Indic "٠١٠٥", Devanagari,
+    full-width...) written as its ASCII digit, so one number is never stored as two texts."""
+    if text.isascii():
+        return text
+    return "".join(str(unicodedata.digit(c)) if unicodedata.category(c) == "Nd" else c for c in text)
+
+
 class InputLimitsMixin:
     """Every form that takes what a person types: JSON boxes are parsed within the input
     limits, and no cleaned value is longer, deeper or less storable than they allow
-    (the limits are declared once, in ``rules/schema.py``)."""
+    (the limits are declared once, in ``rules/schema.py``). A text that is a number (or a
+    label made of numbers, such as a hex) is kept in ASCII digits, whatever script the
+    digits were typed in; digits that are not decimal digits (superscripts, circled
+    numbers) are not numbers at all, and a number field refuses them."""
 
     def _clean_fields(self):
         for field in self.fields.values():
@@ -99,6 +118,8 @@ class InputLimitsMixin:
                 field.__class__ = LimitedJSONField  # the same field, parsed within the limits
         super()._clean_fields()
         for name, value in list(self.cleaned_data.items()):
+            if isinstance(value, str) and not value.isascii() and NUMBER_TEXT.fullmatch(value):
+                value = self.cleaned_data[name] = ascii_digits(value)
             if problem := limit_problem(value):
                 self.add_error(name, problem)
 
@@ -127,15 +148,20 @@ class ThrottledSignIn:
     def clean(self):
         username = self.cleaned_data.get("username") or ""
         address = throttle.client_address(self.request)
-        if message := throttle.refusal(username=username, address=address):
-            raise ValidationError(message, code="throttled")
-        try:
-            cleaned = super().clean()
-        except ValidationError as error:
-            if error.code == "invalid_login":
-                throttle.failure_record(username=username, address=address)
-            raise
-        throttle.success_record(username=username)
+        refused = None
+        with throttle.judging(username=username, address=address):
+            if message := throttle.refusal(username=username, address=address):
+                raise ValidationError(message, code="throttled")
+            try:
+                cleaned = super().clean()
+            except ValidationError as error:  # recorded in this transaction, raised after it
+                refused = error
+                if error.code == "invalid_login":
+                    throttle.failure_record(username=username, address=address)
+            else:
+                throttle.success_record(username=username)
+        if refused is not None:
+            raise refused
         return cleaned
 
 

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import ipaddress
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -37,6 +40,23 @@ def client_address(request: HttpRequest) -> str | None:
 
 def _normal(username: str) -> str:
     return (username or "").strip().lower()[:150]
+
+
+@contextmanager
+def judging(*, username: str, address: str | None) -> Iterator[None]:
+    """One sign-in judged at a time per account and per address: the check of the count,
+    the password's and the failure's record hold a transaction's advisory locks on both
+    (always the account's first, so two never wait on each other), so twelve parallel
+    wrong passwords are counted one after another and at most the limit are judged."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", ["sign-in account:" + _normal(username)]
+        )
+        if address:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", ["sign-in address:" + address]
+            )
+        yield
 
 
 def refusal(*, username: str, address: str | None) -> str | None:

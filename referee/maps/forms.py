@@ -101,7 +101,11 @@ class MoveForm(InputLimitsMixin, forms.Form):
             self.add_error("offset_au", f"That is more than {MAP_LIMIT_AU:,} AU from the star.")
             return data
         data["x_au"], data["y_au"] = x, y
-        if offset:
+        if anchor.startswith("pirate-") and not point.shared:
+            # The words are the ship's position as players read it (and the log's, which a
+            # shared ship's move is for everyone): a point not shared with them is not named.
+            data["position"] = f"x {plain_au(x)}, y {plain_au(y)} AU"
+        elif offset:
             side = "beyond" if offset > 0 else "short of"
             data["position"] = f"{plain_au(abs(offset))} AU {side} the {name}"
         else:

@@ -35,7 +35,7 @@ def _int(value: str | None) -> int | None:
     value = (value or "").strip()
     if not value:
         return None
-    if not value.isdigit() or len(value) > 9:
+    if not (value.isascii() and value.isdigit()) or len(value) > 9:
         raise ValueError("not an entry number")
     return int(value)
 

@@ -39,7 +39,7 @@ from referee.campaigns.models import Campaign, touch_campaign_trigger_uris
 
 from . import integrity
 from .log_sql import ENTRIES_IN_BATCH, LOG, streamed_batches
-from .models import LogEntry
+from .models import GENESIS_HASH, HASH_SCHEME, LogEntry, LogSeal, public_root
 from .wording import Namer, words_of
 
 BACKUP_FORMAT = "referee-backup/1"
@@ -73,13 +73,14 @@ def _campaign_fk(model: type[models.Model]) -> models.ForeignKey | None:
 
 
 def owned_models() -> list[type[models.Model]]:
-    """Every concrete model with one foreign key to Campaign, the log aside, in an
+    """Every concrete model with one foreign key to Campaign, the log and its seal aside
+    (the seal is made again on restore, from the restored log), in an
     order where a model comes after the models it points at (ids are allocated up
     front, so the order only makes the document easier to read)."""
     found = [
         m
         for m in apps.get_models()
-        if m is not LogEntry and not m._meta.proxy and _campaign_fk(m) is not None
+        if m not in (LogEntry, LogSeal) and not m._meta.proxy and _campaign_fk(m) is not None
     ]
     ordered: list[type[models.Model]] = []
     pending = sorted(found, key=lambda m: m._meta.label_lower)
@@ -304,7 +305,11 @@ def backup_chunks(campaign: Campaign) -> Iterator[str]:
             rows = ",\n".join(json.dumps(r, ensure_ascii=False) for r in _rows(model, campaign, users))
             yield f'{", " if i else ""}"{model._meta.label_lower}": [{rows}]'
         yield '}, "log": ['
-        closing = integrity.Closing(kind=BACKUP_FORMAT, campaign_code=str(campaign.code), partial=False)
+        seal = LogSeal.objects.filter(campaign=campaign).first()
+        scheme = seal.scheme if seal is not None else HASH_SCHEME
+        closing = integrity.Closing(
+            kind=BACKUP_FORMAT, campaign_code=str(campaign.code), partial=False, scheme=scheme
+        )
         log_fields = _fields(LogEntry, _campaign_fk(LogEntry))
         if (row_sql := log_row_sql(log_fields)) is not None:
             users.update(_log_usernames(campaign, log_fields))
@@ -330,6 +335,7 @@ def backup_chunks(campaign: Campaign) -> Iterator[str]:
         tail = {
             "log_count": closing.count,
             "log_head": closing.head,
+            "log_scheme": scheme,
             "log_signature": closing.signature(),
             "users": sorted(users),
         }
@@ -436,7 +442,18 @@ def _map_users(usernames: list[str], mapping: dict[str, str], same_accounts: boo
 
 
 ALLOWED_KEYS = frozenset(
-    {"format", "created_at", "campaign", "tables", "log", "log_count", "log_head", "log_signature", "users"}
+    {
+        "format",
+        "created_at",
+        "campaign",
+        "tables",
+        "log",
+        "log_count",
+        "log_head",
+        "log_scheme",
+        "log_signature",
+        "users",
+    }
 )
 
 
@@ -515,7 +532,7 @@ def _restore(document: Any, mapping: dict[str, str], same_accounts: bool) -> tup
     code = load_value(Campaign._meta.get_field("code"), campaign_row.get("code"))
     if Campaign.objects.filter(code=code).exists():
         raise CampaignExists(f"a campaign with code {code} already exists; nothing was restored")
-    _check_log_end(document, str(code), log_rows)
+    scheme = _check_log_end(document, str(code), log_rows)
     keys = _Keys()
     created_users = _map_users(usernames, mapping, same_accounts, keys)
 
@@ -555,6 +572,7 @@ def _restore(document: Any, mapping: dict[str, str], same_accounts: bool) -> tup
             ]
             _insert(model, objs)
         _restore_log(log_rows, log_ids, keys, campaign)
+    _restore_seal(campaign, log_rows, scheme)
     Campaign.objects.filter(pk=campaign.pk).update(state_version=F("state_version"))
     report = integrity.verify_campaign(campaign)
     if not report.holds:
@@ -562,18 +580,26 @@ def _restore(document: Any, mapping: dict[str, str], same_accounts: bool) -> tup
     return Campaign.objects.get(pk=campaign.pk), created_users
 
 
-def _check_log_end(document: dict, code: str, log_rows: list[dict]) -> None:
+def _check_log_end(document: dict, code: str, log_rows: list[dict]) -> int:
     """The log must end where the backup said when it was made: its count and last hash,
-    and the server's signature over every entry's hash (for logs with keyed entries)."""
+    and the server's signature over every entry's hash and the campaign's oldest hash
+    scheme, which is returned. A backup without a signature is refused: nothing would show
+    a log cut, emptied or re-hashed under an older scheme."""
     count = document.get("log_count", len(log_rows))
     if count != len(log_rows):
         raise RestoreError(f"the backup says {count} log entries but holds {len(log_rows)}")
     if log_rows and document.get("log_head") not in (None, log_rows[-1]["hash"]):
         raise RestoreError("the backup's last log entry is not the one its header names")
     signature = document.get("log_signature")
-    if signature is None and not any(row.get("hash_scheme", 1) >= 2 for row in log_rows):
-        return  # a backup made before backups were signed, of a log from before keyed hashes
-    expected = integrity.Closing(kind=BACKUP_FORMAT, campaign_code=code, partial=False)
+    if signature is None:
+        raise RestoreError(
+            "the backup is not signed, so nothing shows its log is whole (entries cut, the log "
+            "emptied or re-hashed would not show); only a signed backup is restored"
+        )
+    scheme = document.get("log_scheme")
+    if scheme is not None and (scheme not in integrity.HASH_SCHEMES or isinstance(scheme, bool)):
+        raise RestoreError("the backup names a hash scheme this version does not know")
+    expected = integrity.Closing(kind=BACKUP_FORMAT, campaign_code=code, partial=False, scheme=scheme)
     for row in log_rows:
         expected.add(row["hash"])
     if not isinstance(signature, str) or not hmac.compare_digest(signature, expected.signature()):
@@ -582,6 +608,29 @@ def _check_log_end(document: dict, code: str, log_rows: list[dict]) -> None:
             "does not match: entries were cut or added), or the backup comes from a server with "
             "another log key"
         )
+    if scheme is None:  # signed before backups named it: the log's first entry's
+        scheme = log_rows[0].get("hash_scheme", 1) if log_rows else HASH_SCHEME
+    return scheme
+
+
+def _restore_seal(campaign: Campaign, log_rows: list[dict], scheme: int) -> None:
+    """The restored log sealed where it ends, under this server's signing key."""
+    root, count, at = GENESIS_HASH, 0, campaign.created_at
+    for row in log_rows:
+        if row.get("visibility") == "everyone":
+            root, count = public_root(root, row["hash"]), count + 1
+            at = load_value(LogEntry._meta.get_field("created_at"), row["created_at"])
+    seal = LogSeal(
+        campaign=campaign,
+        length=len(log_rows),
+        head=log_rows[-1]["hash"] if log_rows else GENESIS_HASH,
+        scheme=scheme,
+        public_length=count,
+        public_root=root,
+        public_at=at or timezone.now(),
+    )
+    seal.sign(str(campaign.code), public=True)
+    seal.save(force_insert=True)
 
 
 def _natural_key_or_none(model: type[models.Model]) -> str | None:

@@ -47,9 +47,14 @@ CSV_COLUMNS = [
 
 
 def _csv(text: str) -> str:
-    """One CSV field as Python's csv module writes it (quoted only when it must be)."""
+    """One CSV field as Python's csv module writes it (quoted only when it must be), a
+    cell a spreadsheet would run as a formula neutralised as OWASP recommends: one that
+    starts with =, +, -, @, a tab or a carriage return is written after a single quote
+    (and quoted), which the spreadsheet shows as text and does not run."""
+    quoted = f"replace({text}, '\"', '\"\"') || '\"'"
     return (
-        f"CASE WHEN {text} ~ '[\",\\r\\n]' THEN '\"' || replace({text}, '\"', '\"\"') || '\"' ELSE {text} END"
+        f"CASE WHEN {text} ~ '^[=+@\\t\\r-]' THEN '\"''' || {quoted} "
+        f"WHEN {text} ~ '[\",\\r\\n]' THEN '\"' || {quoted} ELSE {text} END"
     )
 
 
@@ -244,13 +249,20 @@ def json_chunks(campaign: Campaign, selection: Selection, *, partial: bool) -> I
     }
     yield json.dumps(header)[:-1] + ', "entries": ['
     closing = Closing(kind=EXPORT_FORMAT, campaign_code=str(campaign.code), partial=partial)
-    for _last, text, hashes in json_entry_batches(selection):
+    for _last, text, _hashes in json_entry_batches(selection):
         yield ("" if not closing.count else ",\n") + text
-        for entry_hash in hashes:
-            closing.add(entry_hash)
+        for entry in json.loads("[" + text + "]"):
+            closing.add_entry(entry)
     # The trailer says how many entries came and the last hash, and the server signs the
-    # whole list: a file cut short, or with an entry taken out, shows.
-    trailer = {"count": closing.count, "head": closing.head, "signature": closing.signature()}
+    # whole list twice: with its log key (``signature``, checked on the server) and with its
+    # signing key (``signed``: checked by anyone with the public key the players' page
+    # shows). A file cut short, with an entry taken out or changed, shows.
+    trailer = {
+        "count": closing.count,
+        "head": closing.head,
+        "signature": closing.signature(),
+        "signed": closing.signed(),
+    }
     yield "], " + json.dumps(trailer)[1:] + "\n"
 
 

@@ -22,6 +22,7 @@ import orjson
 
 from referee.campaigns.models import Campaign
 
+from . import signing
 from .log_sql import chain_batches
 from .models import (
     GENESIS_HASH,
@@ -29,6 +30,7 @@ from .models import (
     MAX_DIGITS,
     PENDING_DIGEST_SCHEME,
     LogEntry,
+    LogSeal,
     UnrecordableValue,
     canonical,
     canonical_json,
@@ -110,6 +112,10 @@ class ChainReport:
     # Entries read from the database whose hash (or digest of the changes left to the GM)
     # orjson's text did not confirm, so it was recomputed the exact way (``StoredEntry``).
     exact_reads: int = 0
+    # The hash of the last entry checked (None for none).
+    head: str | None = None
+    # The public key a file's signature was checked against, when checked by it alone.
+    signed_by: str | None = None
 
     @property
     def holds(self) -> bool:
@@ -131,6 +137,11 @@ class ChainReport:
                 text += f"; entries were left out before {places}"
         if not self.end_confirmed:
             text += "; the file is not signed, so entries cut from its end would not show"
+        if self.signed_by:
+            text += (
+                f"; signed by the server key {self.signed_by[:16]}… (checked with the public key alone: "
+                "the entries are as the server wrote them, none cut, added or changed)"
+            )
         return text
 
 
@@ -355,6 +366,8 @@ def verify_entries(
     partial: bool = False,
     campaign_code: str | None = None,
     head: str | None = None,
+    oldest_scheme: int = 1,
+    keyed: bool = True,
 ) -> ChainReport:
     """Walk entries in chain order and report the first one that breaks the chain.
 
@@ -371,7 +384,10 @@ def verify_entries(
     hash, and is reported as a place, never as a count. Along the chain the hash scheme
     never goes back to an older one. With ``head`` (a fingerprint kept from an earlier
     turn's end) the chain must pass through that hash, else the log was rewritten before
-    it or ends before it.
+    it or ends before it. No entry may be of a scheme older than ``oldest_scheme`` (the
+    campaign's, from its seal: a log begun under keyed hashing takes no unkeyed entry).
+    Without ``keyed`` (on a machine without the server's log key) an entry's own keyed hash
+    is not recomputed: its links are checked, and the file's signature vouches for the rest.
 
     Raises NotAnExport for what is not an entry at all (a malformed file)."""
     checked = 0
@@ -382,7 +398,8 @@ def verify_entries(
     head_seen = head is None
 
     def broken(problem: Break | None) -> ChainReport:
-        return _broken(checked, partial, missing_spans, problem, gaps_before)
+        last = previous["hash"] if previous else None
+        return _broken(checked, partial, missing_spans, problem, gaps_before, last)
 
     for index, entry in enumerate(entries):
         entry = _well_formed(entry, index)
@@ -393,6 +410,8 @@ def verify_entries(
             reason = f"it belongs to campaign {entry.get('campaign_code')}, not {campaign_code}"
             return broken(Break(seq, reason, entry))
         scheme = _scheme(entry)
+        if scheme < oldest_scheme:
+            return broken(Break(seq, _below_campaign_scheme(scheme), entry))
         if scheme < newest_scheme and newest_scheme >= UNHASHED_NUMBER_SCHEME:
             return broken(Break(seq, _older_scheme(scheme), entry))
         link = previous["hash"] if previous else GENESIS_HASH
@@ -408,7 +427,7 @@ def verify_entries(
                     )
                     return broken(Break(seq, reason, entry))
                 missing_spans.append((expected_seq, seq - 1))
-            if fault := entry_fault(entry):
+            if (keyed or scheme == 1) and (fault := entry_fault(entry)):
                 return broken(Break(seq, fault, entry))
             if seq == expected_seq and entry["prev_hash"] != link:
                 reason = (
@@ -426,7 +445,7 @@ def verify_entries(
             if numbered and seq < expected:
                 reason = f"numbered out of order or repeated (after #{previous['seq']})"
                 return broken(Break(seq, reason, entry))
-            if fault := entry_fault(entry):
+            if (keyed or scheme == 1) and (fault := entry_fault(entry)):
                 return broken(Break(seq, fault, entry))
             if entry["prev_hash"] == link:
                 if numbered and seq != expected:
@@ -465,6 +484,14 @@ def _link_name(previous: dict | None) -> str:
     return f"#{previous['seq']}'s hash" if previous else "the genesis hash"
 
 
+def _below_campaign_scheme(scheme: int) -> str:
+    kind = "unkeyed" if scheme == 1 else "of an older kind"
+    return (
+        f"its hash is {kind}, although the campaign's log is kept under keyed hashes of a newer "
+        "kind from its start (the log was re-hashed to get round the key)"
+    )
+
+
 def _older_scheme(scheme: int) -> str:
     if scheme == 1:
         return "its hash is unkeyed although earlier entries are keyed (the log was rewritten here)"
@@ -477,8 +504,10 @@ def _broken(
     spans: list[tuple[int, int]],
     problem: Break | None,
     gaps_before: list[int] = (),
+    head: str | None = None,
 ) -> ChainReport:
     return ChainReport(
+        head=head,
         checked=checked,
         partial=partial,
         missing=sum(b - a + 1 for a, b in spans),
@@ -495,17 +524,21 @@ class Closing:
     full file re-marked partial change it, and only the holder of the log key can make a
     new one."""
 
-    def __init__(self, *, kind: str, campaign_code: str, partial: bool):
+    def __init__(self, *, kind: str, campaign_code: str, partial: bool, scheme: int | None = None):
         self.kind, self.campaign_code, self.partial = kind, campaign_code, partial
+        # The oldest hash scheme the campaign's log takes (signed with the rest, from when
+        # files carry it), so a restore keeps the campaign's scheme from going back.
+        self.scheme = scheme
         self.digest = hashlib.sha256()
+        self.content = hashlib.sha256()
         self.count, self.head = 0, None
 
     def add(self, entry_hash: str) -> None:
         self.digest.update(entry_hash.encode())
         self.count, self.head = self.count + 1, entry_hash
 
-    def signature(self) -> str:
-        text = canonical_json(
+    def _statement(self, **more) -> str:
+        return canonical_json(
             {
                 "kind": self.kind,
                 "campaign": self.campaign_code,
@@ -513,9 +546,32 @@ class Closing:
                 "count": self.count,
                 "head": self.head,
                 "digest": self.digest.hexdigest(),
+                **more,
             }
         )
+
+    def signature(self) -> str:
+        text = self._statement(**({"scheme": self.scheme} if self.scheme is not None else {}))
         return hmac.new(log_key(), text.encode(), hashlib.sha256).hexdigest()
+
+    def add_entry(self, entry: dict) -> None:
+        """An entry as the file holds it, for the signature anyone can check (``public_text``)."""
+        self.add(entry["hash"])
+        self.content.update(_content_text(entry))
+
+    def public_text(self) -> str:
+        """What the server's Ed25519 signature of a file covers: as ``signature``, and a
+        digest of every entry's whole content as the file holds it (canonical JSON), which
+        anyone can recompute without the server's secrets."""
+        return self._statement(entries=self.content.hexdigest())
+
+    def signed(self) -> dict:
+        return {"public_key": signing.public_key(), "signature": signing.sign(self.public_text())}
+
+
+def _content_text(entry: dict) -> bytes:
+    text = json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return text.encode("utf-8", "surrogatepass") + b"\n"
 
 
 def closing_signature(*, kind: str, campaign_code: str, partial: bool, hashes: Iterable[str]) -> str:
@@ -525,9 +581,14 @@ def closing_signature(*, kind: str, campaign_code: str, partial: bool, hashes: I
     return closing.signature()
 
 
-def verify_export(document: dict, *, head: str | None = None) -> ChainReport:
+def verify_export(document: dict, *, head: str | None = None, public_key: str | None = None) -> ChainReport:
     """Check a parsed JSON export (``exports.json_chunks``): its chain, and its closing
-    signature, which shows the file holds every entry it held when it was made."""
+    signatures, which show the file holds every entry it held when it was made.
+
+    With ``public_key`` (the key the players' page shows), the file is checked against it
+    alone, as on a player's machine without the server's secrets: the links of its chain,
+    and the server's Ed25519 signature over every entry's content. Without, on the server:
+    every entry's keyed hash too, and both signatures. A file without them is refused."""
     if not isinstance(document, dict) or not isinstance(document.get("entries"), list):
         raise NotAnExport("not a turn-log JSON export: no list of entries")
     if document.get("format") != EXPORT_FORMAT:
@@ -540,47 +601,46 @@ def verify_export(document: dict, *, head: str | None = None) -> ChainReport:
         raise NotAnExport("the export's partial mark is not yes or no")
     entries = document["entries"]
     partial = bool(document.get("partial"))
-    report = verify_entries(entries, partial=partial, campaign_code=code, head=head)
+    keyed = public_key is None
+    report = verify_entries(entries, partial=partial, campaign_code=code, head=head, keyed=keyed)
     if not report.holds:
         return report
     last = entries[-1] if entries else {}
-    signature = document.get("signature")
-    if signature is not None or any(e.get("hash_scheme", 1) >= 2 for e in entries):
-        expected = closing_signature(
-            kind=EXPORT_FORMAT, campaign_code=code, partial=partial, hashes=(e["hash"] for e in entries)
+
+    def refused(reason: str) -> ChainReport:
+        return ChainReport(
+            checked=len(entries), partial=partial, problem=Break(last.get("seq"), reason, last or None)
         )
-        if not isinstance(signature, str) or not hmac.compare_digest(signature, expected):
-            reason = (
+
+    signed = document.get("signed")
+    if not isinstance(signed, dict) or "signature" not in signed:
+        return refused(
+            "the file is not signed, so nothing shows it is whole: entries may have been cut, "
+            "removed or re-hashed after it was made"
+        )
+    closing = Closing(kind=EXPORT_FORMAT, campaign_code=code, partial=partial)
+    for entry in entries:
+        closing.add_entry(entry)
+    key = public_key if public_key is not None else signing.public_key()
+    if not signing.valid(key, closing.public_text(), signed.get("signature")):
+        if signed.get("public_key") != key:
+            return refused(
+                "the file is not signed by the server key you checked it with "
+                f"({key[:16]}…): it comes from another server, or was re-signed"
+            )
+        return refused(
+            "the file's signature does not match its entries: entries were changed, removed or "
+            "added (at its end or in the middle), or it was re-marked partial, after it was made"
+        )
+    if keyed:
+        signature = document.get("signature")
+        if not isinstance(signature, str) or not hmac.compare_digest(signature, closing.signature()):
+            return refused(
                 "the file's closing signature does not match its entries: entries were removed "
                 "or added (at its end or in the middle), or it was re-marked partial, after it was made"
-                if signature is not None
-                else "the file has no closing signature, so entries may have been cut from its end"
-            )
-            return ChainReport(
-                checked=len(entries), partial=partial, problem=Break(last.get("seq"), reason, last or None)
             )
         return report
-    # An export made before exports were signed: the trailer (count, last hash) is all there is.
-    if "count" in document and (
-        document["count"] != len(entries) or document.get("head") != last.get("hash")
-    ):
-        reason = (
-            f"the export lists {len(entries)} entries but its trailer says {document['count']} "
-            "ending at another hash: entries were removed or added at the end"
-        )
-        return ChainReport(
-            checked=len(entries),
-            partial=report.partial,
-            problem=Break(last.get("seq"), reason, last or None),
-        )
-    return ChainReport(
-        checked=report.checked,
-        partial=report.partial,
-        missing=report.missing,
-        missing_seqs=report.missing_seqs,
-        gaps_before=report.gaps_before,
-        end_confirmed=False,
-    )
+    return dataclasses.replace(report, signed_by=key)
 
 
 class _TooLongNumber(Exception):
@@ -700,19 +760,66 @@ def _collector_paused():
 def verify_campaign(campaign: Campaign, *, head: str | None = None) -> ChainReport:
     """Recompute a campaign's whole chain from what the database holds now, and (hash
     scheme 4) that each entry's changes left to the GM still match the digest its hash covers."""
+    seal = LogSeal.objects.filter(campaign_id=campaign.pk).first()
+    if seal is not None and not signing.valid(
+        signing.public_key(), seal.statement(str(campaign.code)), seal.signature
+    ):
+        reason = (
+            "the seal that says where the log ends is not the server's signature "
+            "(it was rewritten outside the app, or the server's signing key changed)"
+        )
+        return ChainReport(checked=0, problem=Break(None, reason))
     reading = _Reading(_keyed(log_key()))
     entries = campaign_entries(campaign, reading)
     try:
         with _collector_paused():
-            report = verify_entries(entries, campaign_code=str(campaign.code), head=head)
+            report = verify_entries(
+                entries,
+                campaign_code=str(campaign.code),
+                head=head,
+                oldest_scheme=seal.scheme if seal is not None else HASH_SCHEMES[-1],
+            )
     finally:
         entries.close()
     report = dataclasses.replace(report, exact_reads=reading.exact)
+    if report.problem is None:
+        report = _against_seal(report, seal)
     if report.problem is not None or reading.problem is None:
         return report
     if isinstance(reading.problem, NotAnExport):
         raise reading.problem
     return _replace_problem(report, reading.problem)
+
+
+def _against_seal(report: ChainReport, seal: LogSeal | None) -> ChainReport:
+    """The chain must reach where the server signed it ended: a log shorter than its seal
+    was cut (entries were removed from its end), one longer had entries added past the app."""
+    if seal is None:
+        reason = (
+            "the campaign has no seal saying where its log ends, so entries cut from the log "
+            "(or the whole log) would not show: the seal was removed outside the app"
+        )
+        return _replace_problem(report, Break(None, reason))
+    if report.checked < seal.length:
+        first, last = report.checked + 1, seal.length
+        span = f"#{first}" if first == last else f"#{first}-#{last}"
+        where = f"after #{report.checked}" if report.checked else "from its start: the log was emptied"
+        noun = "entry is" if first == last else "entries are"
+        reason = (
+            f"the log is cut {where}; the server signed it as {seal.length} entries long, "
+            f"so {last - first + 1} {noun} missing ({span})"
+        )
+        return _replace_problem(report, Break(first, reason))
+    if report.checked > seal.length:
+        reason = (
+            f"the server signed the log as {seal.length} entries long, but it holds {report.checked}: "
+            f"entries from #{seal.length + 1} on were added outside the app"
+        )
+        return _replace_problem(report, Break(seal.length + 1, reason))
+    if (report.head or GENESIS_HASH) != seal.head:
+        reason = "the log's last entry is not the one the server signed as its end (it was rewritten)"
+        return _replace_problem(report, Break(report.checked or None, reason))
+    return report
 
 
 def database_verdict(campaign: Campaign, *, head: str | None = None) -> ChainReport:
@@ -736,4 +843,5 @@ def _replace_problem(report: ChainReport, problem: Break) -> ChainReport:
         problem=problem,
         end_confirmed=report.end_confirmed,
         exact_reads=report.exact_reads,
+        head=report.head,
     )

@@ -23,6 +23,8 @@ from django.db.models import Q
 import rules
 from referee.campaigns.models import Campaign, CampaignScoped, Phase
 
+from . import signing
+
 GENESIS_HASH = "0" * 64
 # How an entry's hash is made. 1: SHA-256 of the previous hash and the entry (the first
 # logs). 2: an HMAC keyed with the server's log key over the same text, the entry
@@ -414,6 +416,77 @@ class LogEntry(CampaignScoped):
 RULINGS = ("roll.accept", "roll.reject")
 RULED_WORDS = {"roll.accept": "accepted by", "roll.reject": "rejected by"}
 WAITING_WORDS = "waiting for the GM to accept it."
+
+
+HEAD_FORMAT = "referee-log-head/1"
+PUBLIC_HEAD_FORMAT = "referee-public-head/1"
+
+
+def public_root(root: str, entry_hash: str) -> str:
+    """The players' chain one entry on: SHA-256 (unkeyed, so a browser can recompute it)
+    of the root so far and the hash of the next entry that everyone reads."""
+    return hashlib.sha256((root + entry_hash).encode()).hexdigest()
+
+
+def seal_statement(campaign_code: str, length: int, head: str, scheme: int) -> str:
+    return canonical_json(
+        {"kind": HEAD_FORMAT, "campaign": campaign_code, "length": length, "head": head, "scheme": scheme}
+    )
+
+
+def public_head_statement(campaign_code: str, length: int, root: str, at: datetime) -> str:
+    return canonical_json(
+        {
+            "kind": PUBLIC_HEAD_FORMAT,
+            "campaign": campaign_code,
+            "length": length,
+            "root": root,
+            "at": _iso(at),
+        }
+    )
+
+
+class LogSeal(models.Model):
+    """Where a campaign's log ends, as the server wrote it: its length, the hash of its last
+    entry and the oldest hash scheme its entries may use, signed with the server's signing
+    key (``referee.play.signing``) in the same transaction as each entry is appended. An
+    owner of the database can cut or rewrite the log, but not sign where it ends: the
+    check reads the chain up to the seal.
+
+    Beside it, the players' chain: a root over the hashes of the entries everyone reads,
+    in order (``public_root``), and how many, signed the same way, so a player's browser
+    can check each new head extends the one it kept, without learning of hidden entries."""
+
+    campaign = models.OneToOneField(
+        Campaign, on_delete=models.CASCADE, primary_key=True, related_name="log_seal"
+    )
+    length = models.PositiveIntegerField(default=0)
+    head = models.CharField(max_length=64, default=GENESIS_HASH)
+    # The oldest hash scheme an entry of this log may be: a campaign begun under keyed
+    # hashing never takes an unkeyed entry.
+    scheme = models.PositiveSmallIntegerField(default=HASH_SCHEME)
+    signature = models.CharField(max_length=128)
+    public_length = models.PositiveIntegerField(default=0)
+    public_root = models.CharField(max_length=64, default=GENESIS_HASH)
+    public_at = models.DateTimeField()
+    public_signature = models.CharField(max_length=128)
+
+    def __str__(self) -> str:
+        return f"log seal at #{self.length}"
+
+    def statement(self, campaign_code: str | None = None) -> str:
+        """The text the seal's signature covers."""
+        return seal_statement(campaign_code or str(self.campaign.code), self.length, self.head, self.scheme)
+
+    def public_statement(self, campaign_code: str | None = None) -> str:
+        """The text the players' head's signature covers."""
+        code = campaign_code or str(self.campaign.code)
+        return public_head_statement(code, self.public_length, self.public_root, self.public_at)
+
+    def sign(self, campaign_code: str, *, public: bool) -> None:
+        self.signature = signing.sign(self.statement(campaign_code))
+        if public:
+            self.public_signature = signing.sign(self.public_statement(campaign_code))
 
 
 class Numbering:

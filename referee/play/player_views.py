@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django import forms
+from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -23,15 +24,31 @@ from .odds_panel import ODDS_TIME_LIMIT, odds_for
 
 PAGE = "play/player_roll.html"
 SERVER, TABLE = "roll", "enter"
+# A player's request keys live in a space of their own (``PlayerRollForm.clean_request_key``).
+PLAYER_KEYS = uuid.UUID("3f0c5a4e-9d1b-4c47-8f6e-2b8a7d1e6c90")
+FOREIGN_KEY = "This form was not made for you, or it was changed: reload the page to roll."
 
 
 class PlayerRollForm(ProcedureForm):
     """The procedure form as a player sees it: only their own records as its subject, only
     shared records elsewhere, the values the records give fixed by the server, and no GM
-    ruling. Who reads the result: everyone, or only the GM (a blind roll)."""
+    ruling. The GM's data and house-rule options (``players.gm_inputs``: a custom table, a
+    rule toggle) are the campaign's, fixed by the server too. Who reads the result:
+    everyone, or only the GM (a blind roll).
+
+    Its request key is signed for the player who was given the form, and kept in a space
+    of the player's own: a key another reader's form carried (or one a player made up from
+    an export) is refused as it is, saying nothing of any entry."""
 
     def __init__(self, *args, binding, campaign, user, prefilled=(), **kwargs):
         super().__init__(*args, binding=binding, campaign=campaign, **kwargs)
+        self.user = user
+        self.fields["request_key"] = forms.CharField(
+            required=False, widget=forms.HiddenInput, initial=self._signer().sign(str(uuid.uuid4()))
+        )
+        for name in players.gm_inputs(binding.procedure):
+            self.fields[name].disabled = True
+            self.fields[name].help_text = "Set by the GM for this campaign."
         for index, role in enumerate(binding.roles):
             self.fields[role.name].queryset = players.role_choices(role, campaign, user, subject=index == 0)
         for extra in binding.extras:
@@ -50,6 +67,25 @@ class PlayerRollForm(ProcedureForm):
 
     def blind(self) -> bool:
         return self.cleaned_data.get("visibility") == "blind"
+
+    def _signer(self) -> signing.Signer:
+        return signing.Signer(salt=f"referee.play.player-roll:{self.user.pk}")
+
+    def clean_request_key(self) -> uuid.UUID | None:
+        value = self.cleaned_data.get("request_key")
+        if not value:
+            return None
+        try:
+            key = uuid.UUID(self._signer().unsign(value))
+        except (signing.BadSignature, ValueError):
+            raise ValidationError(FOREIGN_KEY) from None
+        return uuid.uuid5(PLAYER_KEYS, f"{self.user.pk}:{key}")
+
+    def clean(self):
+        cleaned = super().clean()
+        if "request_key" in self.errors:  # a hidden field: said where the reader sees it
+            self.add_error(None, self.errors.pop("request_key"))
+        return cleaned
 
 
 def _startable(campaign: Campaign, role: str, procedure_id: str, source, user):
@@ -214,7 +250,7 @@ def note_create(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) ->
     the entry with that number, as the poster numbers entries)."""
     about = None
     if number := request.POST.get("about", "").strip():
-        if not number.isdigit() or len(number) > 12:
+        if not (number.isascii() and number.isdigit()) or len(number) > 12:
             return _note_answer(request, campaign, role, "Name the entry by its number.")
         numbering = Numbering.for_campaign(campaign, request.user) if role != "gm" else None
         seq = numbering.seq(int(number)) if numbering else int(number)

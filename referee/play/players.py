@@ -11,6 +11,7 @@ stands then and applies the effects (an entry of its own, undoable like any othe
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -26,7 +27,7 @@ from .bindings import Binding
 from .bindings import Role as BindingRole
 from .models import RULINGS, WAITING_WORDS, LogEntry, Visibility
 from .resolution import PlayError, campaign_lock, load_context, outcome_apply, refusal, subject_record
-from .services import log_append
+from .services import earlier_entry, log_append
 
 AWAITING = "@awaiting_gm"  # in a waiting roll's inputs (the hash covers it)
 ABOUT = "@about"  # the entry a reply is about, by hash and title
@@ -52,6 +53,21 @@ def player_bindings() -> list[Binding]:
         b
         for b in families.all_bindings()
         if b.roles and b.label and _ownable(b.roles[0]) and b.procedure_id not in automatic
+    ]
+
+
+# What marks an input as the GM's to set, in the rules contract: the GM's data (a table
+# or chart of the GM's, rows the books leave to the GM) and house-rule toggles.
+_GM_INPUT = re.compile(r"GM-data|\btoggle", re.IGNORECASE)
+
+
+def gm_inputs(procedure) -> list[str]:
+    """The inputs of a procedure that are the GM's data or house-rule options, never the
+    roller's: on a player's form they are the campaign's, fixed by the server."""
+    return [
+        spec.name
+        for spec in procedure.contract.inputs
+        if spec.type.kind in ("table2d6", "chart") or _GM_INPUT.search(spec.help or "")
     ]
 
 
@@ -114,9 +130,7 @@ def player_roll(
     the player asks, or when the rules keep the result from the roller (``binding.secret``),
     or when the result would tell of a record players cannot see."""
     campaign = campaign_lock(campaign)
-    if request_key is not None and (
-        earlier := LogEntry.objects.filter(campaign=campaign, request_key=request_key).first()
-    ):
+    if earlier := earlier_entry(campaign=campaign, request_key=request_key, actor=actor):
         return earlier
     ctx = load_context(campaign, binding, subjects, extras)
     unmet = binding.unmet(ctx, inputs)

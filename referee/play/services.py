@@ -27,12 +27,14 @@ from .models import (
     GENESIS_HASH,
     HASH_SCHEME,
     LogEntry,
+    LogSeal,
     UnrecordableValue,
     Visibility,
     canonical,
     chain_hash,
     new_nonce,
     pending_digest,
+    public_root,
 )
 from .pending_words import words as pending_words
 from .resolution import (
@@ -143,10 +145,13 @@ def log_append(
     _check_entry_size(inputs, rolls, result, effects, pending, summary, title)
     nonce = new_nonce()
     words = canonical(pending_words(procedure, inputs, pending, campaign)) if pending else []
-    last = LogEntry.objects.filter(campaign=campaign).order_by("-seq").only("seq", "hash").first()
+    # The seal says where the log ends (one row by its key, no index scan of the log).
+    seal = LogSeal.objects.filter(campaign=campaign).first()
+    if seal is None:
+        raise PlayError(_UNSEALED)
     entry = LogEntry(
         campaign=campaign,
-        seq=(last.seq + 1) if last else 1,
+        seq=seal.length + 1,
         turn=campaign.turn,
         phase=campaign.phase,
         game_time=campaign.clock,
@@ -171,19 +176,75 @@ def log_append(
         created_at=timezone.now(),
         hash_scheme=HASH_SCHEME,
         nonce=nonce,
-        prev_hash=last.hash if last else GENESIS_HASH,
+        prev_hash=seal.head,
     )
     entry.hash = chain_hash(entry.prev_hash, entry.hash_payload())
     entry.words = words_of(entry, Namer(campaign, "gm").name, Namer(campaign, "player").name)
     if visibility == Visibility.GM and not getattr(campaign, APPENDED, False) and unseen_by_players(effects):
         _count_unseen(campaign)
-    entry.save(force_insert=True)
+    try:
+        entry.save(force_insert=True)
+    except IntegrityError as error:
+        constraint = getattr(getattr(error.__cause__, "diag", None), "constraint_name", None)
+        if constraint in ("log_seq_unique_per_campaign", "log_chain_never_forks"):
+            raise PlayError(_UNSEALED) from None  # an entry the seal does not know holds its place
+        raise
     # A second entry in this transaction cannot tell its own moves from this one's: its moves
     # are counted as seen (the players' version moves; it never stands still on a change).
     setattr(campaign, APPENDED, True)
+    _seal_advance(seal, entry, str(campaign.code))
     # Nothing has undone an entry made this moment: its card need not ask the database.
     LogEntry._meta.get_field("reversed_by").set_cached_value(entry, None)
     return entry
+
+
+def earlier_entry(*, campaign: Campaign, request_key: uuid.UUID | None, actor) -> LogEntry | None:
+    """The entry a form with this request key already made, when ``actor`` made it: a
+    second submit of one's own form returns it. A key another actor's entry holds is
+    refused in words that name nothing of it (a player's form cannot even carry one:
+    ``player_views.PlayerRollForm`` signs its keys for the player)."""
+    if request_key is None:
+        return None
+    earlier = LogEntry.objects.filter(campaign=campaign, request_key=request_key).first()
+    if earlier is not None and earlier.actor_id != getattr(actor, "pk", None):
+        raise PlayError("This form was not made for you, or it was changed: reload the page to try again.")
+    return earlier
+
+
+def log_seal_open(*, campaign: Campaign) -> LogSeal:
+    """The seal of a new campaign's empty log (made when the campaign is)."""
+    seal = LogSeal(campaign=campaign, public_at=campaign.created_at or timezone.now())
+    seal.sign(str(campaign.code), public=True)
+    seal.save(force_insert=True)
+    return seal
+
+
+# A log changed outside the app (entries added past its seal, or the seal removed) takes no
+# new entry; one cut short takes the next after where the seal says it ends, so the cut shows.
+_UNSEALED = (
+    "The turn log does not end where the server last signed it: it was changed outside the "
+    "app. Nothing was recorded; check the log (Verify the log) before going on."
+)
+
+
+def _seal_advance(seal: LogSeal, entry: LogEntry, code: str) -> None:
+    seal.length, seal.head = entry.seq, entry.hash
+    public = entry.visibility == Visibility.EVERYONE
+    values = {"length": seal.length, "head": seal.head}
+    if public:
+        seal.public_length += 1
+        seal.public_root = public_root(seal.public_root, entry.hash)
+        seal.public_at = entry.created_at
+    seal.sign(code, public=public)
+    values["signature"] = seal.signature
+    if public:
+        values.update(
+            public_length=seal.public_length,
+            public_root=seal.public_root,
+            public_at=seal.public_at,
+            public_signature=seal.public_signature,
+        )
+    LogSeal.objects.filter(pk=seal.pk).update(**values)
 
 
 @transaction.atomic
@@ -211,9 +272,7 @@ def procedure_resolve(
     resent request) it returns the entry it made the first time instead of rolling again.
     Raises rules.InputError / rules.DiceError / PlayError; nothing is written then."""
     campaign = campaign_lock(campaign)  # a second submit of one form waits here for the first
-    if request_key is not None and (
-        earlier := LogEntry.objects.filter(campaign=campaign, request_key=request_key).first()
-    ):
+    if earlier := earlier_entry(campaign=campaign, request_key=request_key, actor=actor):
         return earlier
     binding = families.binding(procedure_id)
     ctx = load_context(campaign, binding, subjects or {}, extras or {})

@@ -364,7 +364,11 @@ PROCEDURE_ID = re.compile(r"^[a-z0-9_]{1,32}(\.[a-z0-9_]{1,32}){0,3}$")
 
 
 def _page_number(value) -> int | None:
-    return int(value) if isinstance(value, str) and value.isdigit() and len(value) < 10 else None
+    return (
+        int(value)
+        if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 10
+        else None
+    )
 
 
 def _whole(params, name: str, what: str) -> int | None:
@@ -533,7 +537,7 @@ def _turn_param(request: HttpRequest, name: str) -> int | None:
     value = request.GET.get(name, "").strip()
     if not value:
         return None
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()):
         raise ValueError(f"{name} must be a turn number")
     return int(value)
 

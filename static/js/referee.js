@@ -464,3 +464,95 @@ document.addEventListener("focusin", (event) => {
 if (window.matchMedia("(max-width: 40rem)").matches) {
   document.querySelectorAll("details[data-fold-on-phone]").forEach((fold) => { fold.open = false; });
 }
+
+// Forms that refresh themselves from the server (choosing a record fills in what it says):
+// the refresh is sent without the page's CSRF token or request key (``hx-params`` on the
+// element, so neither lands in a URL), and what the user changes while it is on its way
+// is kept: each field whose value differs, when the answer comes, from what was sent is
+// put back into the new form.
+(() => {
+  const fieldKey = (field) =>
+    field.type === "checkbox" || field.type === "radio" ? `${field.name}\u0000${field.value}` : field.name;
+  const valueOf = (field) => {
+    if (field.type === "checkbox" || field.type === "radio") return field.checked;
+    if (field.multiple) return Array.from(field.selectedOptions, (o) => o.value).join("\u0000");
+    return field.value;
+  };
+  const setValue = (field, value) => {
+    if (field.type === "checkbox" || field.type === "radio") field.checked = value;
+    else if (field.multiple) {
+      const chosen = new Set(value.split("\u0000"));
+      for (const option of field.options) option.selected = chosen.has(option.value);
+    } else field.value = value;
+  };
+  const snapshot = (form) => {
+    const values = new Map();
+    for (const field of form.elements) {
+      if (field.name && field.type !== "hidden" && !field.disabled) values.set(fieldKey(field), valueOf(field));
+    }
+    return values;
+  };
+  const refreshed = (event) => {
+    const source = event.detail.elt && event.detail.elt.closest("[data-form-refresh]");
+    return source && document.getElementById(source.dataset.formRefresh);
+  };
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const form = refreshed(event);
+    if (form) event.detail.xhr.refereeSent = { id: form.id, values: snapshot(form) };
+  });
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const sent = event.detail.xhr && event.detail.xhr.refereeSent;
+    const form = sent && document.getElementById(sent.id);
+    if (!form) return;
+    const changed = new Map();
+    for (const [key, value] of snapshot(form)) {
+      if (sent.values.has(key) && sent.values.get(key) !== value) changed.set(key, value);
+    }
+    event.detail.xhr.refereeChanged = changed;
+  });
+  document.addEventListener("htmx:afterSwap", (event) => {
+    const sent = event.detail.xhr && event.detail.xhr.refereeSent;
+    const changed = event.detail.xhr && event.detail.xhr.refereeChanged;
+    const form = sent && document.getElementById(sent.id);
+    if (!form || !changed || !changed.size) return;
+    for (const field of form.elements) {
+      if (field.name && changed.has(fieldKey(field))) setValue(field, changed.get(fieldKey(field)));
+    }
+  });
+})();
+
+// What would otherwise be inline (the Content-Security-Policy allows no inline script or
+// style attribute, and no eval, so no hx-trigger filters either):
+(() => {
+  // Odds bars: each fill as wide as its outcome's chance.
+  const bars = (root) => {
+    for (const fill of root.querySelectorAll(".fill[data-percent]")) fill.style.width = `${fill.dataset.percent}%`;
+  };
+  // A panel that polls, at the pace ``refereePoll`` keeps (never in a hidden tab, slower
+  // when nobody is at the page), unless the page says it need not (window[flag]).
+  setInterval(() => {
+    for (const panel of document.querySelectorAll("[data-poll-unless]")) {
+      if (!window[panel.dataset.pollUnless] && window.refereePoll.due(panel.id || "panel")) {
+        htmx.trigger(panel, "referee-poll");
+      }
+    }
+  }, 1000);
+  // A panel that follows the page's push event (a map), unless it is busy (window[flag]).
+  document.body.addEventListener("campaign-changed", () => {
+    for (const panel of document.querySelectorAll("[data-changed-unless]")) {
+      if (!window[panel.dataset.changedUnless]) htmx.trigger(panel, "referee-changed");
+    }
+  });
+  // A panel that refreshes when the campaign changes, unless the reader has a part open.
+  document.body.addEventListener("campaign-changed", () => {
+    for (const panel of document.querySelectorAll("[data-changed-unless-open]")) {
+      if (!panel.querySelector("details[open]")) htmx.trigger(panel, "referee-changed");
+    }
+  });
+  document.addEventListener("click", (event) => {
+    if (event.target.closest("[data-print]")) window.print();
+  });
+  document.addEventListener("DOMContentLoaded", () => bars(document));
+  document.addEventListener("htmx:afterSettle", (event) => bars(event.target));
+  bars(document);
+})();

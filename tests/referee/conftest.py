@@ -9,7 +9,9 @@ from django.http import QueryDict
 from django.test import Client
 
 import rules
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory
+from referee.play.models import Visibility
+from tests.factories import CampaignFactory, MembershipFactory, ShipFactory, UserFactory
+from tests.referee.history import ruled_jump
 
 
 @dataclass
@@ -92,3 +94,13 @@ def form_data(procedure_id: str, values: dict) -> dict:
         else:
             data[name] = "" if value is None else str(value)
     return data
+
+
+@pytest.fixture
+def six_entries(cast):
+    """Six jumps in the log, the fourth GM-only."""
+    ship = ShipFactory(campaign=cast.campaign, kf_integrity=9, kf_integrity_max=9, shared=True)
+    for n in range(6):
+        visibility = Visibility.GM if n == 3 else Visibility.EVERYONE
+        ruled_jump(cast.campaign, cast.gm, ship, dice=[3, 4], visibility=visibility)
+    return cast

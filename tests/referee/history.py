@@ -21,7 +21,7 @@ def ruled_jump(campaign, actor, ship, *, dice, **extra) -> LogEntry:
     )
 
 
-def quiet_roll(campaign, gm, *, visibility, audience=()) -> LogEntry:
+def quiet_roll(campaign, gm, *, visibility, audience=(), **extra) -> LogEntry:
     """A resolution that changes nothing in the campaign (the jump's constants), seen as
     ``visibility`` says: what tests of who learns what need."""
     return services.procedure_resolve(
@@ -32,4 +32,5 @@ def quiet_roll(campaign, gm, *, visibility, audience=()) -> LogEntry:
         actor=gm,
         visibility=visibility,
         audience=audience,
+        **extra,
     )

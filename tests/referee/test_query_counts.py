@@ -173,9 +173,10 @@ PROCEDURE_FORM_QUERIES_AFTER_A_CHANGE = 9
 # one transaction the campaign
 # locked, the form's key looked up (a resent form gets the first roll), the ship locked and
 # read, its star system (the ship's own check that it is the campaign's), its change saved
-# (a savepoint around the update), the chain's last entry, the new entry. The result card
-# asks nothing more. In a test the transaction is a savepoint of the test's own: two more.
-RESOLVE_QUERIES = 10 + 2
+# (a savepoint around the update), the log's seal (where the chain ends), the new entry,
+# the seal moved on. The result card asks nothing more. In a test the transaction is a
+# savepoint of the test's own: two more.
+RESOLVE_QUERIES = 11 + 2
 
 
 def form_and_roll_counts(world: dict) -> dict[str, int]:

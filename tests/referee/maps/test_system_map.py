@@ -134,11 +134,34 @@ class TestMoving:
 
     def test_a_move_to_a_pirate_point(self, cast, galax):
         forge, point = ship(cast, "Valley Forge"), PiratePoint.objects.get(name="Secret L4")
+        PiratePoint.objects.filter(pk=point.pk).update(shared=True)
         cast.client("gm").post(
             url(cast, galax, "maps:move"), {"ship": forge.code, "anchor": f"pirate-{point.code}"}
         )
         forge.refresh_from_db()
         assert (forge.x_au, forge.y_au) == (2.0, -1.0) and forge.position == "Secret L4"
+
+    @pytest.mark.parametrize("offset", ["", "0.5"])
+    def test_a_shared_ships_move_to_an_unshared_pirate_point_never_names_it_to_players(
+        self, cast, galax, offset
+    ):
+        waterloo, point = ship(cast, "Waterloo"), PiratePoint.objects.get(name="Secret L4")
+        move = {"ship": waterloo.code, "anchor": f"pirate-{point.code}", "offset_au": offset}
+        assert cast.client("gm").post(url(cast, galax, "maps:move"), move).status_code in (200, 302)
+        waterloo.refresh_from_db()
+        assert "Secret L4" not in waterloo.position and waterloo.position.endswith(" AU")
+        entry = LogEntry.objects.get(procedure="map.move")
+        assert entry.visibility == "everyone" and "Secret L4" not in entry.summary + entry.title
+        player = cast.client("player")
+        for page in (
+            reverse("campaigns:detail", args=[cast.campaign.code]),
+            url(cast, galax),
+            url(cast, galax, "maps:system-svg"),
+            reverse("play:export", args=[cast.campaign.code, "csv"]),
+        ):
+            response = player.get(page)
+            text = b"".join(response.streaming_content) if response.streaming else response.content
+            assert response.status_code == 200 and b"Secret L4" not in text, page
 
     def test_a_docked_ship_rides_with_its_carrier(self, cast, galax):
         waterloo = ship(cast, "Waterloo")

@@ -185,7 +185,7 @@ def test_a_players_json_export_cut_short_at_the_end_no_longer_verifies(log, tmp_
     path = tmp_path / "player.json"
     path.write_text(json.dumps(document), encoding="utf-8")
     status, out = verify_file(path)
-    assert status == 1 and "closing signature does not match" in out
+    assert status == 1 and "signature does not match" in out
 
 
 def test_a_players_json_export_renumbered_to_hide_a_cut_no_longer_verifies(log, tmp_path):

@@ -199,8 +199,7 @@ def test_under_a_wsgi_server_the_stream_answers_204_so_the_page_keeps_polling(ca
     page = cast.client("player").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
     assert f'data-live-url="{live_url(cast)}"' in page
     # It polls while no stream is open, at the pace the page keeps (``refereePoll``).
-    assert "every 1s [!window.refereeLive &amp;&amp; window.refereePoll" in page
-    assert "refereePoll.due('status')], live-changed" in page
+    assert 'hx-trigger="referee-poll, live-changed" data-poll-unless="refereeLive"' in page
 
 
 def test_a_whisper_reaches_its_players_stream_and_no_other_players(cast, asgi_server):

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from referee.campaigns.models import Campaign, Membership, Phase, touch_campaign_trigger_uris
 from referee.play import backup, integrity, services, views
-from referee.play.models import GENESIS_HASH, LogEntry, chain_hash, pending_digest
+from referee.play.models import GENESIS_HASH, LogEntry, LogSeal, chain_hash, pending_digest, public_root
 from referee.play.wording import words_of
 
 PHASES = [Phase.INITIATIVE, Phase.MOVEMENT, Phase.COMBAT, Phase.END]
@@ -225,6 +225,21 @@ def _fill_log(campaign: Campaign, count: int, batch: int) -> None:
             LogEntry.objects.bulk_create(pending)
             pending = []
     LogEntry.objects.bulk_create(pending)
+    _seal(campaign)
+
+
+def _seal(campaign: Campaign) -> None:
+    """The seal where the filled log ends, as services.log_append would have left it."""
+    seal = LogSeal.objects.get(campaign=campaign)
+    entries = LogEntry.objects.filter(campaign=campaign).order_by("seq")
+    last = entries.only("seq", "hash").last()
+    seal.length, seal.head = (last.seq, last.hash) if last else (0, GENESIS_HASH)
+    seal.public_length, seal.public_root = 0, GENESIS_HASH
+    for entry_hash, created_at in entries.filter(visibility="everyone").values_list("hash", "created_at"):
+        seal.public_length += 1
+        seal.public_root, seal.public_at = public_root(seal.public_root, entry_hash), created_at
+    seal.sign(str(campaign.code), public=True)
+    seal.save()
 
 
 def _jump(seq: int) -> dict:
