@@ -280,3 +280,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# The largest backup the restore page takes (bytes); a bigger upload is refused with a 413.
+# The proxy's limit for /restore/ (deploy/nginx.conf) must be at least this.
+RESTORE_UPLOAD_MAX_BYTES = int(os.environ.get("RESTORE_UPLOAD_MAX_BYTES", str(64 * 1024 * 1024)))

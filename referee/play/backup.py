@@ -20,6 +20,7 @@ import json
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -604,9 +605,12 @@ def _check_log_end(document: dict, code: str, log_rows: list[dict]) -> int:
         expected.add(row["hash"])
     if not isinstance(signature, str) or not hmac.compare_digest(signature, expected.signature()):
         raise RestoreError(
-            "the backup's log does not end where it ended when the backup was made (its signature "
-            "does not match: entries were cut or added), or the backup comes from a server with "
-            "another log key"
+            "the backup's signature does not match this server's log key: either it was made on "
+            "another server, or its log does not end where it ended when the backup was made "
+            "(entries were cut or added). A backup from "
+            "another server restores only where the log key is that server's: set the LOG_HMAC_KEY "
+            "setting (an environment variable) of this server to the other server's LOG_HMAC_KEY "
+            "(or to its SECRET_KEY, if it had no LOG_HMAC_KEY), restart this server and restore again"
         )
     if scheme is None:  # signed before backups named it: the log's first entry's
         scheme = log_rows[0].get("hash_scheme", 1) if log_rows else HASH_SCHEME
@@ -682,3 +686,77 @@ def restore(
         raise RestoreError(f"the backup's log cannot be checked: {error}") from None
     except DatabaseError as error:
         raise RestoreError(f"the database refused the restored rows: {str(error).strip()}") from None
+
+
+# --- restoring from an upload (the browser's restore page) ---------------------------
+
+
+@dataclass(frozen=True)
+class Person:
+    """Someone a backup names: their username there and their part in the campaign."""
+
+    username: str
+    role: str  # "gm", "player" or "" (named by the log only)
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What a backup holds, as a restorer sees it before restoring."""
+
+    name: str
+    code: str
+    entries: int
+    people: list[Person]
+
+
+def preview(document: Any) -> Preview:
+    """The campaign and the people a backup names, once its shape, its code (free here) and
+    its signature are checked (RestoreError otherwise); nothing is written."""
+    try:
+        campaign, tables, log, users = _checked_document(document)
+        roles: dict[str, str] = {}
+        for row in tables.get("campaigns.membership", []):
+            if isinstance(row.get("user"), str) and isinstance(row.get("role"), str):
+                roles[row["user"]] = row["role"]
+        code = load_value(Campaign._meta.get_field("code"), campaign.get("code"))
+        if Campaign.objects.filter(code=code).exists():
+            raise CampaignExists(f"a campaign with code {code} already exists on this server")
+        _check_log_end(document, str(code), log)
+        name = campaign.get("name")
+        return Preview(
+            name=name if isinstance(name, str) else "",
+            code=str(campaign.get("code", "")),
+            entries=len(log),
+            people=[Person(u, roles.get(u, "")) for u in users],
+        )
+    except (KeyError, TypeError, AttributeError):
+        raise RestoreError("the backup is incomplete or malformed") from None
+    except ValidationError as error:
+        raise RestoreError(
+            f"the backup holds a value this app cannot read: {'; '.join(error.messages)}"
+        ) from None
+
+
+@dataclass(frozen=True)
+class Restored:
+    campaign: Campaign
+    created: list[str]
+    checks: list[str]
+
+
+def restore_with_checks(
+    document: Any, *, users: dict[str, str] | None = None, same_accounts: bool = False
+) -> Restored:
+    """``restore``, and the checks it made in words (each passed, or it raised)."""
+    campaign, created = restore(document, users=users, same_accounts=same_accounts)
+    entries = campaign.log.count()
+    checks = [
+        "The file is a campaign backup, holding one campaign's own records only.",
+        "No campaign on this server had its code.",
+        f"The log holds all {entries} entr{'y' if entries == 1 else 'ies'} it held when the backup "
+        "was made, signed with the log key this server holds.",
+        "Every person the backup names has their account here.",
+        f"The restored log's hash chain verifies: {entries} entr{'y' if entries == 1 else 'ies'}, "
+        "each recomputed on this server.",
+    ]
+    return Restored(campaign, created, checks)

@@ -24,6 +24,12 @@ def read_json(path: str) -> Any:
                 raw = fh.read()
     except OSError as error:
         raise FileError(f"cannot read {name}: {error.strerror}") from None
+    return parse_json(raw, name)
+
+
+def parse_json(raw: bytes, name: str = "the file") -> Any:
+    """The parsed document of ``raw`` (an upload or a file's bytes), or FileError saying
+    in plain words why it is not JSON."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

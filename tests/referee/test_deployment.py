@@ -49,9 +49,24 @@ LIVE_LOCATION = r"location ~ (\^/c/[^ ]*/live/[^ ]*\$) \{[^}]*\}"
 LIVE_BLOCKS = re.compile(rf"(upstream referee_live \{{[^}}]*\}}|{LIVE_LOCATION})")
 
 
+RESTORE_LOCATION = re.compile(r"location = /restore/ \{[^}]*\}")
+
+
 def without_live_streams(text: str) -> str:
-    """The proxy's settings for pages and forms, without the players' live streams' route."""
-    return LIVE_BLOCKS.sub("", text)
+    """The proxy's settings for pages and forms, without the players' live streams' route
+    and the restore page's upload."""
+    return RESTORE_LOCATION.sub("", LIVE_BLOCKS.sub("", text))
+
+
+def test_the_restore_page_alone_takes_a_backup_sized_body():
+    from django.conf import settings
+
+    block = RESTORE_LOCATION.search((ROOT / "deploy/nginx.conf").read_text())
+    route = nginx_directives(block.group(0))
+    assert route["proxy_pass"] == ["http://referee_app"]
+    size = route["client_max_body_size"][0]
+    assert size.endswith("m") and int(size[:-1]) * 1024 * 1024 >= settings.RESTORE_UPLOAD_MAX_BYTES
+    assert 0 < seconds(route["client_body_timeout"][0]) <= 60
 
 
 def test_players_live_streams_go_unbuffered_to_the_asgi_server():
