@@ -19,6 +19,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from referee.campaigns.models import Campaign
+
 from . import backup
 from .jsonfile import FileError, parse_json
 
@@ -283,15 +285,16 @@ def restore_people(request: HttpRequest, token: str) -> HttpResponse:
                     user.save()
                     made.append(target)
             restored = backup.restore_with_checks(document, users={name: t for name, (_w, t) in plan.items()})
-    except backup.CampaignExists:
-        return _refuse(
-            request,
-            "play/restore_people.html",
-            context,
-            "This campaign is already on this server (restored a moment ago): it is under Your campaigns.",
-            409,
-        )
     except backup.RestoreError as error:
+        # A second submit that raced the first fails on the campaign's code once the first commits.
+        if isinstance(error, backup.CampaignExists) or Campaign.objects.filter(code=preview.code).exists():
+            return _refuse(
+                request,
+                "play/restore_people.html",
+                context,
+                "This campaign is already on this server (restored a moment ago): it is under Your campaigns.",
+                409,
+            )
         return _refuse(request, "play/restore_people.html", context, f"Not restored: {error}.", 400)
     path.unlink(missing_ok=True)
     request.session[SESSION_KEY] = [t for t in request.session.get(SESSION_KEY, []) if t != token]
