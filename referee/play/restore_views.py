@@ -91,6 +91,14 @@ def _refuse(request, template: str, context: dict, message: str, status: int) ->
     return render(request, template, {**context, "refusal": message}, status=status)
 
 
+def _too_large(limit: int) -> str:
+    size = f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit:,} bytes"
+    return (
+        f"The file is larger than this server takes ({size}); the RESTORE_UPLOAD_MAX_BYTES setting "
+        "raises the limit."
+    )
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def restore_upload(request: HttpRequest) -> HttpResponse:
@@ -103,28 +111,14 @@ def restore_upload(request: HttpRequest) -> HttpResponse:
     except ValueError:
         length = 0
     if length > limit + 64 * 1024:  # refused before the body is read
-        return _refuse(
-            request,
-            "play/restore_upload.html",
-            context,
-            f"The file is larger than this server takes ({context['limit_mb']} MB); "
-            "the RESTORE_UPLOAD_MAX_BYTES setting raises the limit.",
-            413,
-        )
+        return _refuse(request, "play/restore_upload.html", context, _too_large(limit), 413)
     form = UploadForm(request.POST, request.FILES)
     context["form"] = form
     if not form.is_valid():
         return _refuse(request, "play/restore_upload.html", context, "Choose a backup file to upload.", 400)
     upload = form.cleaned_data["backup"]
     if upload.size > limit:
-        return _refuse(
-            request,
-            "play/restore_upload.html",
-            context,
-            f"The file is larger than this server takes ({context['limit_mb']} MB); "
-            "the RESTORE_UPLOAD_MAX_BYTES setting raises the limit.",
-            413,
-        )
+        return _refuse(request, "play/restore_upload.html", context, _too_large(limit), 413)
     raw = upload.read(limit + 1)
     try:
         backup.preview(read_backup(raw))
@@ -230,21 +224,21 @@ def _staged(request, token: str) -> Path | None:
     return path if path.is_file() else None
 
 
+def _upload_again(request, message: str, status: int) -> HttpResponse:
+    context = {"form": UploadForm(), "limit_mb": settings.RESTORE_UPLOAD_MAX_BYTES // (1024 * 1024)}
+    return _refuse(request, "play/restore_upload.html", context, message, status)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def restore_people(request: HttpRequest, token: str) -> HttpResponse:
     path = _staged(request, token)
     if path is None:
-        return render(
+        return _upload_again(
             request,
-            "play/restore_upload.html",
-            {
-                "form": UploadForm(),
-                "limit_mb": settings.RESTORE_UPLOAD_MAX_BYTES // (1024 * 1024),
-                "refusal": "This upload is no longer waiting (it was restored already, or it is older than "
-                "a day): upload the backup again.",
-            },
-            status=410,
+            "This upload is no longer waiting (it was restored already, or it is older than a day): "
+            "upload the backup again.",
+            410,
         )
     document = read_backup(path.read_bytes())
     context = {"upload_url": reverse("integrity:restore")}
@@ -252,16 +246,11 @@ def restore_people(request: HttpRequest, token: str) -> HttpResponse:
         preview = backup.preview(document)
     except backup.CampaignExists:
         path.unlink(missing_ok=True)
-        return render(
+        return _upload_again(
             request,
-            "play/restore_upload.html",
-            {
-                "form": UploadForm(),
-                "limit_mb": settings.RESTORE_UPLOAD_MAX_BYTES // (1024 * 1024),
-                "refusal": "This campaign is already on this server (restored a moment ago, or before): "
-                "it is under Your campaigns.",
-            },
-            status=409,
+            "This campaign is already on this server (restored a moment ago, or before): it is under "
+            "Your campaigns.",
+            409,
         )
     except backup.RestoreError as error:
         return _refuse(request, "play/restore_people.html", context, f"Not restored: {error}.", 400)
