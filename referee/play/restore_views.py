@@ -208,7 +208,12 @@ class PeopleForm(forms.Form):
                     self.add_error(f"name_{i}", f"There is no account named {name} here.")
                     continue
                 plan[person.username] = ("account", name)
-        if not self.errors and self.people and not any(what == "me" for what, _ in plan.values()):
+        if not self.people:
+            raise forms.ValidationError(
+                "The backup names nobody, so no one here could open the restored campaign: it is "
+                "not restored from this page."
+            )
+        if not self.errors and not any(what == "me" for what, _ in plan.values()):
             raise forms.ValidationError(
                 "Choose yourself for one of the backup's people (its GM, most often): otherwise you "
                 "could not open the restored campaign."

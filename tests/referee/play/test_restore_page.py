@@ -243,3 +243,17 @@ def test_an_upload_waits_only_for_the_one_who_made_it(client, cast, saved):
     response = client.get(url)
     assert response.status_code == 410
     assert client.get("/restore/..%2F..%2Fetc/").status_code in (404, 410)
+
+
+def test_a_backup_that_names_nobody_is_not_restored_from_the_page(client, cast, saved):
+    document = json.loads(saved)
+    document["users"] = []
+    document["tables"]["campaigns.membership"] = []
+    document["tables"]["campaigns.invite"] = []
+    for entry in document["log"]:
+        entry["actor"], entry["audience"] = None, []
+    client.force_login(cast.outsider)
+    url = people_url(upload(client, json.dumps(document).encode()))
+    response = client.post(url, {})
+    assert response.status_code == 400 and "The backup names nobody" in response.content.decode()
+    assert Campaign.objects.count() == 0
