@@ -1,6 +1,6 @@
 """A backup made on one server restores through the browser on a second, fresh server
 (its own database, its own log key): refused at first, naming the setting; restored and
-verified once that server holds the first one's log key."""
+verified once that server holds the first one's log key. Both restore pages pass axe."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
+from tests.browser.test_accessibility import check
 from tests.referee.play.test_backup import empty_database, manage  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.browser
@@ -130,6 +131,7 @@ def test_a_backup_from_one_server_restores_on_a_fresh_second_one(
         expect(refusal).to_contain_text("set the LOG_HMAC_KEY setting")
         expect(refusal).to_contain_text("restart this server and restore again")
         expect(page.get_by_text("Your campaigns")).to_have_count(0)
+        problems = check(page, f"{other.url}/restore/")
     finally:
         other.stop()
 
@@ -140,6 +142,8 @@ def test_a_backup_from_one_server_restores_on_a_fresh_second_one(
         page = sign_in_on(new_context, other)
         upload(page, backup)
         expect(page.get_by_test_id("restore-summary")).to_contain_text(f"{entries} log entries")
+        problems += check(page, page.url)
+        assert problems == []
         people = page.get_by_test_id("restore-person")
         expect(people).to_have_count(2)
         gm_row = people.filter(has_text="gm (the GM)")
