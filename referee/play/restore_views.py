@@ -25,6 +25,10 @@ from . import backup
 from .jsonfile import FileError, parse_json
 
 SESSION_KEY = "restore_uploads"
+ALREADY_HERE = (
+    "This campaign is already on this server (a campaign with its code exists, restored before or a "
+    "moment ago): nothing to restore. Its GM finds it under Your campaigns."
+)
 STAGED_FOR = 24 * 3600  # an upload not restored within a day is thrown away
 COMPRESSED = {b"\x1f\x8b": "gzip", b"PK": "zip", b"BZ": "bzip2", b"\xfd7": "xz", b"(\xb5": "zstd"}
 
@@ -125,14 +129,7 @@ def restore_upload(request: HttpRequest) -> HttpResponse:
     except Refused as refused:
         return _refuse(request, "play/restore_upload.html", context, refused.message, refused.status)
     except backup.CampaignExists:
-        return _refuse(
-            request,
-            "play/restore_upload.html",
-            context,
-            "This campaign is already on this server (a campaign with its code exists): nothing to "
-            "restore. Its GM finds it under Your campaigns.",
-            409,
-        )
+        return _upload_again(request, ALREADY_HERE, 409)
     except backup.RestoreError as error:
         return _refuse(request, "play/restore_upload.html", context, f"Not restored: {error}.", 400)
     token = secrets.token_urlsafe(18)
@@ -251,12 +248,7 @@ def restore_people(request: HttpRequest, token: str) -> HttpResponse:
         preview = backup.preview(document)
     except backup.CampaignExists:
         path.unlink(missing_ok=True)
-        return _upload_again(
-            request,
-            "This campaign is already on this server (restored a moment ago, or before): it is under "
-            "Your campaigns.",
-            409,
-        )
+        return _upload_again(request, ALREADY_HERE, 409)
     except backup.RestoreError as error:
         return _refuse(request, "play/restore_people.html", context, f"Not restored: {error}.", 400)
     choices = _choices(request)
@@ -282,13 +274,7 @@ def restore_people(request: HttpRequest, token: str) -> HttpResponse:
     except backup.RestoreError as error:
         # A second submit that raced the first fails on the campaign's code once the first commits.
         if isinstance(error, backup.CampaignExists) or Campaign.objects.filter(code=preview.code).exists():
-            return _refuse(
-                request,
-                "play/restore_people.html",
-                context,
-                "This campaign is already on this server (restored a moment ago): it is under Your campaigns.",
-                409,
-            )
+            return _refuse(request, "play/restore_people.html", context, ALREADY_HERE, 409)
         return _refuse(request, "play/restore_people.html", context, f"Not restored: {error}.", 400)
     path.unlink(missing_ok=True)
     request.session[SESSION_KEY] = [t for t in request.session.get(SESSION_KEY, []) if t != token]
