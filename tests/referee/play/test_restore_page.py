@@ -257,3 +257,13 @@ def test_a_backup_that_names_nobody_is_not_restored_from_the_page(client, cast, 
     response = client.post(url, {})
     assert response.status_code == 400 and "The backup names nobody" in response.content.decode()
     assert Campaign.objects.count() == 0
+
+
+def test_an_unsigned_backup_is_refused_in_the_restore_commands_words(client, cast, saved):
+    document = json.loads(saved)
+    document.pop("log_signature")
+    client.force_login(cast.outsider)
+    response = upload(client, json.dumps(document).encode())
+    assert response.status_code == 400
+    assert refusal(response).startswith("Not restored: the backup is not signed")
+    assert Campaign.objects.count() == 0
