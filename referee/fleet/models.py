@@ -71,6 +71,9 @@ def _between(field: str, low, high, name: str) -> models.CheckConstraint:
 # The farthest a jump point or a map position may lie from its star: far beyond any jump
 # point a star's class gives, near enough that every distance stays a finite, plain figure.
 MAP_LIMIT_AU = 10_000
+# The farthest a star system may lie from the star map's origin, in light-years: the Inner
+# Sphere and the Periphery and far beyond, every figure finite and plain.
+STAR_MAP_LIMIT_LY = 5_000
 
 
 class StarSystem(CampaignObject):
@@ -84,10 +87,27 @@ class StarSystem(CampaignObject):
         "sourcebook's Jump Point Distance table for its spectral class.",
     )
     notes = models.TextField(blank=True)
+    # Where it lies on the interstellar map (None: not placed yet), and what players know.
+    x_ly = models.FloatField("x (light-years)", null=True, blank=True)
+    y_ly = models.FloatField("y (light-years)", null=True, blank=True)
+    explored = models.BooleanField(
+        default=True, help_text="Unexplored: drawn hollow, its name with a question mark."
+    )
+    shared = models.BooleanField(
+        default=True, help_text="Players see the system, on the star map and elsewhere."
+    )
 
     class Meta(CampaignObject.Meta):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "name"], name="star_system_name_unique"),
+            *[
+                models.CheckConstraint(
+                    condition=Q(**{f"{axis}__isnull": True})
+                    | Q(**{f"{axis}__gte": -STAR_MAP_LIMIT_LY, f"{axis}__lte": STAR_MAP_LIMIT_LY}),
+                    name=f"star_system_{axis}_on_the_map",
+                )
+                for axis in ("x_ly", "y_ly")
+            ],
             models.CheckConstraint(
                 condition=Q(jump_point_au__isnull=True)
                 | Q(jump_point_au__gt=0, jump_point_au__lte=MAP_LIMIT_AU),
@@ -108,10 +128,16 @@ class StarSystem(CampaignObject):
             raise ValidationError(
                 {"jump_point_au": f"Give a distance above 0 and at most {MAP_LIMIT_AU:,} AU."}
             )
+        for axis in ("x_ly", "y_ly"):
+            value = getattr(self, axis)
+            if value is not None and not (math.isfinite(value) and abs(value) <= STAR_MAP_LIMIT_LY):
+                raise ValidationError(
+                    {axis: f"Give a figure from -{STAR_MAP_LIMIT_LY:,} to {STAR_MAP_LIMIT_LY:,} light-years."}
+                )
 
     @classmethod
     def player_visible(cls) -> Q:
-        return Q()  # star systems are common knowledge
+        return Q(shared=True)
 
 
 class ShipKind(models.TextChoices):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import uuid
 
 from django import forms
 from django.forms.utils import flatatt
@@ -11,11 +12,13 @@ from django.utils.safestring import mark_safe
 
 from referee.campaigns.forms import InputLimitsMixin
 from referee.fleet.forms import CampaignScopedForm
-from referee.fleet.models import MAP_LIMIT_AU, Ship, StarSystem, Unit
+from referee.fleet.models import MAP_LIMIT_AU, STAR_MAP_LIMIT_LY, Ship, StarSystem, Unit
 from referee.terrain.models import Battlefield, Facing, hex_number
+from rules.tables import drive as drive_tables
 
 from .geometry import plain_au
 from .models import PiratePoint
+from .voyage import MAX_JUMPS
 
 
 class PlainSelect(forms.Select):
@@ -154,3 +157,88 @@ class PlaceUnitForm(InputLimitsMixin, forms.Form):
                 f"This map is {self.battlefield.columns} hexes across and {self.battlefield.rows} down."
             )
         return label
+
+
+def _light_years(label: str) -> forms.FloatField:
+    # FloatField refuses NaN and infinity; the bounds keep the map's figures plain.
+    return forms.FloatField(
+        label=label, required=True, min_value=-STAR_MAP_LIMIT_LY, max_value=STAR_MAP_LIMIT_LY
+    )
+
+
+class StarPlaceForm(CampaignScopedForm):
+    """Where a star system lies on the interstellar map, whether it is explored and whether
+    the players see it: saved as a record edit, logged and undoable."""
+
+    x_ly = _light_years("x (light-years)")
+    y_ly = _light_years("y (light-years)")
+
+    class Meta:
+        model = StarSystem
+        fields = ["x_ly", "y_ly", "explored", "shared"]
+        labels = {"explored": "Explored", "shared": "Players see it"}
+
+
+CHARGE_METHODS = {"reactor": "From the reactor", "sail": "With the jump sail"}
+
+
+class RouteForm(InputLimitsMixin, forms.Form):
+    """A route to plan (read from the page's address): the ship, the systems in order, and
+    the hours each charge takes (10.7 Drive Charging: 150 h from the reactor is safe)."""
+
+    ship = forms.ModelChoiceField(
+        queryset=Ship.objects.none(), to_field_name="code", label="Ship", widget=PlainSelect
+    )
+    route = forms.CharField(required=False, max_length=20 * 37, widget=forms.HiddenInput)
+    add = forms.ModelChoiceField(
+        queryset=StarSystem.objects.none(),
+        to_field_name="code",
+        required=False,
+        label="Next jump to",
+        widget=PlainSelect,
+    )
+    method = forms.ChoiceField(
+        label="Charge", choices=list(CHARGE_METHODS.items()), initial="reactor", required=False
+    )
+    hours = forms.FloatField(
+        label="Hours each charge",
+        min_value=drive_tables.AUTOMATIC_DAMAGE_BELOW_HOURS,
+        max_value=2_000,
+        initial=drive_tables.BASE_HOURS,
+        help_text=f"From the reactor, {drive_tables.BASE_HOURS} h is safe; with a jump sail, the star's hours.",
+    )
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        self.fields["ship"].queryset = Ship.objects.in_campaign(campaign).filter(
+            kind__in=("jumpship", "warship")
+        )
+        self.fields["add"].queryset = StarSystem.objects.in_campaign(campaign).filter(
+            x_ly__isnull=False, y_ly__isnull=False
+        )
+
+    def clean_route(self) -> list[StarSystem]:
+        text = self.cleaned_data["route"].strip()
+        codes = [c for c in text.split(",") if c.strip()] if text else []
+        if len(codes) > MAX_JUMPS:
+            raise forms.ValidationError(f"Plan at most {MAX_JUMPS} jumps at a time.")
+        try:
+            wanted = [uuid.UUID(c.strip()) for c in codes]
+        except ValueError:
+            raise forms.ValidationError("The route names a system this campaign does not have.") from None
+        found = {s.code: s for s in StarSystem.objects.in_campaign(self.campaign).filter(code__in=wanted)}
+        if any(code not in found for code in wanted):
+            raise forms.ValidationError("The route names a system this campaign does not have.")
+        return [found[code] for code in wanted]
+
+    def clean_method(self) -> str:
+        return self.cleaned_data["method"] or "reactor"
+
+    def clean(self):
+        data = super().clean()
+        if data.get("add") is not None and "route" in data:
+            data["route"] = [*data["route"], data["add"]]
+            if len(data["route"]) > MAX_JUMPS:
+                self.add_error("add", f"Plan at most {MAX_JUMPS} jumps at a time.")
+        return data

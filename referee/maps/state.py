@@ -21,7 +21,7 @@ from .models import PiratePoint
 
 # The fields each kind of record contributes to a map (the names its logged changes use).
 SHIP_FIELDS = ("name", "kind", "heading", "x_au", "y_au", "position", "shared", "star_system", "docked_on")
-SYSTEM_FIELDS = ("name", "spectral_class", "jump_point_au")
+SYSTEM_FIELDS = ("name", "spectral_class", "jump_point_au", "x_ly", "y_ly", "explored", "shared")
 PIRATE_FIELDS = ("name", "x_au", "y_au", "shared", "star_system", "notes")
 HEX_FIELDS = (
     "name",

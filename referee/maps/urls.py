@@ -6,6 +6,10 @@ app_name = "maps"
 
 urlpatterns = [
     path("c/<uuid:code>/maps/", views.map_index, name="index"),
+    path("c/<uuid:code>/maps/stars/", views.star_page, name="stars"),
+    path("c/<uuid:code>/maps/stars/panel/", views.star_panel, name="stars-panel"),
+    path("c/<uuid:code>/maps/stars/map.svg", views.star_svg, name="stars-svg"),
+    path("c/<uuid:code>/maps/stars/place/", views.star_place, name="stars-place"),
     path("c/<uuid:code>/maps/systems/<uuid:system_code>/", views.system_page, name="system"),
     path("c/<uuid:code>/maps/systems/<uuid:system_code>/panel/", views.system_panel, name="system-panel"),
     path("c/<uuid:code>/maps/systems/<uuid:system_code>/map.svg", views.system_svg, name="system-svg"),

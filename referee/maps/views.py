@@ -3,6 +3,8 @@ places units and edits hexes on them) and for players (who see what is shared)."
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.forms import HiddenInput
 from django.http import Http404, HttpResponse
@@ -14,6 +16,9 @@ from django.utils.text import slugify
 
 from referee import htmx
 from referee.campaigns.models import Campaign
+from referee.clock import services as clock_services
+from referee.clock.models import EventKind
+from referee.clock.travel import plain_duration
 from referee.fleet.models import StarSystem
 from referee.play import door
 from referee.play import services as play_services
@@ -22,8 +27,9 @@ from referee.play.selectors import poll_version
 from referee.terrain.forms import HexForm
 from referee.terrain.models import Battlefield, Hex, hex_number
 
-from . import selectors, services
-from .forms import MoveForm, PiratePointForm, PlaceUnitForm
+from . import selectors, services, starmap, voyage
+from . import state as map_state
+from .forms import MoveForm, PiratePointForm, PlaceUnitForm, RouteForm, StarPlaceForm
 from .models import PiratePoint
 
 SYSTEM_PAGE = "maps/system.html"
@@ -67,6 +73,11 @@ def _system(campaign: Campaign, system_code) -> StarSystem:
     return get_object_or_404(StarSystem.objects.in_campaign(campaign), code=system_code)
 
 
+def _seen_system(campaign: Campaign, role: str, system_code) -> StarSystem:
+    """A system the reader may see: a system not shared is no page of the players'."""
+    return get_object_or_404(StarSystem.objects.in_campaign(campaign).visible_to(role), code=system_code)
+
+
 def _battlefield(campaign: Campaign, role: str, field_code) -> Battlefield:
     return get_object_or_404(Battlefield.objects.in_campaign(campaign).visible_to(role), code=field_code)
 
@@ -79,7 +90,7 @@ def map_index(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> H
         {
             "campaign": campaign,
             "role": role,
-            "systems": StarSystem.objects.in_campaign(campaign),
+            "systems": StarSystem.objects.in_campaign(campaign).visible_to(role),
             "battlefields": Battlefield.objects.in_campaign(campaign).visible_to(role),
         },
     )
@@ -132,7 +143,7 @@ def _system_context(
 
 @member_view("GET")
 def system_page(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, system_code) -> HttpResponse:
-    system = _system(campaign, system_code)
+    system = _seen_system(campaign, role, system_code)
     try:
         params = _params(request)
     except _BadRequest as error:
@@ -157,7 +168,7 @@ def system_panel(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, s
         return _bad(str(error))
     if params["at"] is None and _unchanged(request):
         return HttpResponse(status=204)
-    system = _system(campaign, system_code)
+    system = _seen_system(campaign, role, system_code)
     context = _system_context(request, campaign, role, system, params)
     return render(request, SYSTEM_PAGE + "#map-panel", context)
 
@@ -177,7 +188,7 @@ def _reader(request, role: str) -> str:
 
 @member_view("GET")
 def system_svg(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str, system_code) -> HttpResponse:
-    system = _system(campaign, system_code)
+    system = _seen_system(campaign, role, system_code)
     try:
         params = _params(request)
     except _BadRequest as error:
@@ -409,3 +420,198 @@ def hex_save(request: htmx.HtmxHttpRequest, campaign: Campaign, field_code, labe
         return _field_error(request, campaign, battlefield, label, status=409, hex_form=form)
     message = f"Hex {label} is unchanged." if entry is None else f"#{entry.seq}: {entry.title}."
     return _field_after(request, campaign, battlefield, message, label)
+
+
+# --- the star map ----------------------------------------------------------------------------
+
+STAR_PAGE = "maps/stars.html"
+
+
+def _star_params(request) -> dict:
+    """The star map's reading options: the entry to replay at, what is chosen."""
+    try:
+        at = _int(request.GET.get("at"))
+    except ValueError:
+        raise _BadRequest("Give the log entry as a number, e.g. 12.") from None
+    chosen = request.GET.get("from", "")
+    if len(chosen) > 80 or "\x00" in chosen:
+        raise _BadRequest("No such system or ship on the star map.")
+    return {"at": at, "from": chosen}
+
+
+def _planned(request, campaign: Campaign, drawn_systems: list[dict]):
+    """The GM's route from the page's address: (form, legs, arrival, error words)."""
+    if "ship" not in request.GET:
+        return RouteForm(campaign=campaign), [], None, ""
+    form = RouteForm(request.GET, campaign=campaign)
+    if not form.is_valid():
+        return form, [], None, ""
+    data = form.cleaned_data
+    ship, stops = data["ship"], data["route"]
+    if not stops:
+        return form, [], None, ""
+    by_code = {s["code"]: s for s in drawn_systems}
+    start = by_code.get(str(ship.star_system.code)) if ship.star_system_id else None
+    if start is None:
+        return form, [], None, f"{ship} is in no system on the star map: say where it is first."
+    span, how = clock_services.charge_span({"method": data["method"], "target_hours": data["hours"]})
+    now = campaign.clock
+    if ship.drive_charged or (ship.lf_battery and ship.lf_battery_charged):
+        ready = now
+    else:
+        under_way = clock_services.waiting(campaign).filter(ship=ship, kind=EventKind.CHARGE).first()
+        ready = under_way.due_at if under_way is not None else None
+    try:
+        legs = voyage.plan(
+            start=starmap.stop_of(start),
+            stops=[starmap.stop_of(by_code[str(s.code)]) for s in stops],
+            now=now,
+            charge=span,
+            ready_at=ready,
+        )
+    except voyage.RouteError as error:
+        return form, [], None, str(error)
+    return form, legs, {"at": voyage.arrival(legs), "how": how, "ready": ready}, ""
+
+
+def _star_context(request, campaign: Campaign, role: str, params: dict, place_form=None) -> dict:
+    at = params["at"] if role == "gm" else None
+    route_form, legs, arrival, route_error = None, [], None, ""
+    if role == "gm" and at is None:
+        systems = starmap.systems_of(map_state.system_state(campaign, everything=True), "gm")
+        route_form, legs, arrival, route_error = _planned(request, campaign, systems)
+    chosen = params["from"]
+    if route_form is not None and route_form.is_bound and route_form.is_valid() and not chosen:
+        chosen = f"ship-{route_form.cleaned_data['ship'].code}"
+    drawn = starmap.star_map(campaign, role, user=request.user, at=at, chosen=chosen, route=legs)
+    origin, distances = starmap.distances(drawn, chosen)
+    route_codes = ",".join(leg.destination.code for leg in legs) if legs else ""
+    if route_form is not None and route_form.is_bound and route_form.is_valid() and not legs:
+        route_codes = ",".join(str(s.code) for s in route_form.cleaned_data["route"][:-1])
+    kept = request.GET.copy()
+    kept.pop("v", None)
+    shown_form = route_form
+    if route_form is not None and route_form.is_bound and route_form.is_valid():
+        data = route_form.cleaned_data
+        shown_form = RouteForm(
+            campaign=campaign,
+            initial={
+                "ship": data["ship"].code,
+                "method": data["method"],
+                "hours": data["hours"],
+                "add": chosen.removeprefix("sys-") if chosen.startswith("sys-") else None,
+            },
+        )
+        shown_form.cleaned_data = data  # the Clear link names the ship
+    context = {
+        "campaign": campaign,
+        "role": role,
+        "panel_query": kept.urlencode(),
+        "star": drawn,
+        "params": {**params, "from": chosen},
+        "origin": origin,
+        "distances": distances,
+        "object_options": format_html_join(
+            "",
+            '<option value="{}"{}>{}</option>',
+            (
+                (code, mark_safe(" selected") if code == chosen else "", label)
+                for code, label in [(f"sys-{s['code']}", s["name"]) for s in drawn.systems if s["at"]]
+                + [(f"ship-{s['code']}", s["name"]) for s in drawn.ships]
+            ),
+        ),
+        "poll_version": poll_version(campaign, role, user=request.user),
+        "panel_url": reverse("maps:stars-panel", args=[campaign.code]),
+        "route_form": shown_form,
+        "legs": legs,
+        "arrival": arrival,
+        "route_error": route_error,
+        "route_codes": route_codes,
+        "jump_limit": voyage.JUMP_LIMIT_LY,
+    }
+    if legs:
+        first = legs[0]
+        arrival["where"] = legs[-1].destination.name
+        context["route_rows"] = [
+            {
+                "origin": leg.origin.name,
+                "destination": leg.destination.name,
+                "ly": voyage.plain_ly(leg.ly),
+                "charge": plain_duration(leg.charge) if leg.charge else "none: the drive is charged",
+                "jumps_at": leg.jumps_at,
+            }
+            for leg in legs
+        ]
+        context["jump_url"] = reverse("play:procedure", args=[campaign.code, starmap.JUMP_PROCEDURE]) + (
+            f"?ship={route_form.cleaned_data['ship'].code}&destination={first.destination.code}"
+        )
+    if role == "gm" and at is None:
+        context["place_form"] = place_form or StarPlaceForm(campaign=campaign)
+        context["place_systems"] = StarSystem.objects.in_campaign(campaign)
+        chosen_system = chosen.removeprefix("sys-")
+        if place_form is not None and place_form.instance.pk:
+            chosen_system = str(place_form.instance.code)
+        context["place_selected"] = next(
+            (s.code for s in context["place_systems"] if str(s.code) == chosen_system), None
+        )
+    return context
+
+
+@member_view("GET")
+def star_page(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
+    try:
+        params = _star_params(request)
+    except _BadRequest as error:
+        return _bad(str(error))
+    context = _star_context(request, campaign, role, params)
+    status = 400 if context["route_form"] is not None and context["route_form"].errors else 200
+    return render(request, STAR_PAGE, context, status=status)
+
+
+@member_view("GET")
+def star_panel(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
+    """The star map alone, for the page's live refresh: 204 while nothing the reader sees changed."""
+    try:
+        params = _star_params(request)
+    except _BadRequest as error:
+        return _bad(str(error))
+    if params["at"] is None and _unchanged(request):
+        return HttpResponse(status=204)
+    return render(request, STAR_PAGE + "#star-panel", _star_context(request, campaign, role, params))
+
+
+@member_view("GET")
+def star_svg(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
+    try:
+        params = _star_params(request)
+    except _BadRequest as error:
+        return _bad(str(error))
+    reader = _reader(request, role)
+    drawn = starmap.star_map(campaign, reader, user=request.user, at=params["at"] if role == "gm" else None)
+    return _svg_response(request, drawn.svg, "star map")
+
+
+@gm_view("POST")
+def star_place(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
+    """Place a star system on the star map (or mark it explored, or share it): a record edit."""
+    code = request.POST.get("system", "")
+    try:
+        system = StarSystem.objects.in_campaign(campaign).filter(code=uuid.UUID(code)).first()
+    except ValueError:
+        system = None
+    if system is None or "\x00" in code:
+        return _bad("Choose one of the campaign's star systems to place.")
+    form = StarPlaceForm(request.POST, instance=system, campaign=campaign)
+    params = {"at": None, "from": ""}
+    if not form.is_valid():
+        context = _star_context(request, campaign, "gm", params, place_form=form)
+        return render(request, STAR_PAGE, context, status=htmx.INVALID)
+    try:
+        entry = play_services.record_save(campaign=campaign, form=form, actor=request.user)
+    except play_services.PlayError as error:
+        form.add_error(None, str(error))
+        context = _star_context(request, campaign, "gm", params, place_form=form)
+        return render(request, STAR_PAGE, context, status=409)
+    message = f"{system} is unchanged." if entry is None else f"#{entry.seq}: {entry.title}."
+    messages.success(request, message)
+    return redirect(reverse("maps:stars", args=[campaign.code]) + f"?from=sys-{system.code}")

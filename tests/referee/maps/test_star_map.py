@@ -1,0 +1,306 @@
+"""The star map: systems placed in light-years (a logged, undoable record edit), ships where
+they are, the jumps made drawn from the log, the route planner's arithmetic, and what a
+player may never see (a system not shared is not named or drawn)."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.urls import reverse
+
+from referee.fleet.models import StarSystem
+from referee.maps import voyage
+from referee.play import services as play
+from referee.play.models import LogEntry
+from tests.factories import ShipFactory, StarSystemFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def sky(cast):
+    c = cast.campaign
+    systems = {
+        "Galax": StarSystemFactory(campaign=c, name="Galax", x_ly=0, y_ly=0),
+        "Outreach": StarSystemFactory(campaign=c, name="Outreach", x_ly=20, y_ly=0),
+        "Harlech": StarSystemFactory(campaign=c, name="Harlech", x_ly=40, y_ly=10, explored=False),
+        "Secret Base": StarSystemFactory(campaign=c, name="Secret Base", x_ly=10, y_ly=-15, shared=False),
+        "Far Away": StarSystemFactory(campaign=c, name="Far Away", x_ly=200, y_ly=0),
+    }
+    ShipFactory(campaign=c, name="Waterloo", kind="jumpship", star_system=systems["Galax"], shared=True)
+    ShipFactory(campaign=c, name="Ghost Ship", kind="warship", star_system=systems["Galax"], shared=False)
+    ShipFactory(
+        campaign=c, name="Hidden Hull", kind="jumpship", star_system=systems["Secret Base"], shared=True
+    )
+    return systems
+
+
+def url(cast, name="maps:stars", **params):
+    query = "&".join(f"{k}={v}" for k, v in params.items())
+    return reverse(name, args=[cast.campaign.code]) + (f"?{query}" if query else "")
+
+
+def jump(cast, vessel, destination):
+    return play.procedure_resolve(
+        campaign=cast.campaign,
+        procedure_id="jump.malfunction",
+        inputs={"kf_integrity": 4, "kf_integrity_max": 4},
+        dice=[3, 4],
+        actor=cast.gm,
+        subjects={"ship": vessel.code},
+        extras={"destination": destination},
+    )
+
+
+def charged(vessel):
+    vessel.drive_charged = True
+    vessel.kf_integrity = vessel.kf_integrity_max = 4
+    vessel.save()
+    return vessel
+
+
+class TestWhoSeesWhat:
+    @pytest.mark.parametrize(
+        "who, status", [("anonymous", 404), ("outsider", 404), ("player", 200), ("gm", 200)]
+    )
+    def test_the_star_map_is_for_members(self, cast, sky, who, status):
+        for name in ("maps:stars", "maps:stars-svg", "maps:stars-panel"):
+            assert cast.client(who).get(url(cast, name)).status_code == status
+
+    def test_the_gm_sees_every_system_and_ship(self, cast, sky):
+        svg = cast.client("gm").get(url(cast, "maps:stars-svg")).content.decode()
+        assert svg.startswith("<svg") and "<script" not in svg and "href=" not in svg and "style=" not in svg
+        for name in ("Galax", "Outreach", "Harlech (unexplored)", "Secret Base", "Waterloo", "Ghost Ship"):
+            assert name in svg
+
+    def test_a_player_never_reads_a_system_not_shared(self, cast, sky):
+        client = cast.client("player")
+        secret = sky["Secret Base"]
+        for response in (
+            client.get(url(cast)),
+            client.get(url(cast, "maps:stars-svg")),
+            client.get(url(cast, "maps:stars-panel")),
+            client.get(url(cast, **{"from": f"sys-{sky['Galax'].code}"})),
+            client.get(url(cast, "maps:stars-svg", **{"as": "players"})),
+        ):
+            text = response.content.decode()
+            assert response.status_code == 200
+            assert "Galax" in text and "Waterloo" in text
+            for hidden in ("Secret Base", str(secret.code), "Ghost Ship", "Hidden Hull", "Plan a route"):
+                assert hidden not in text
+        index = client.get(reverse("maps:index", args=[cast.campaign.code])).content.decode()
+        assert "Galax" in index and "Secret Base" not in index
+        page = client.get(reverse("maps:system", args=[cast.campaign.code, secret.code]))
+        assert page.status_code == 404
+        svg = client.get(reverse("maps:system-svg", args=[cast.campaign.code, secret.code]))
+        assert svg.status_code == 404
+
+    def test_distances_in_light_years_and_the_jump_radius(self, cast, sky):
+        waterloo = sky["Galax"].ships.get(name="Waterloo")
+        text = cast.client("gm").get(url(cast, **{"from": f"ship-{waterloo.code}"})).content.decode()
+        assert "From Waterloo (in Galax)" in text
+        assert '<th scope="row">Outreach</th><td>20</td><td>within reach</td>' in text
+        assert '<th scope="row">Far Away</th><td>200</td><td>too far</td>' in text
+        assert 'class="reach"' in text and "30 light-year jump radius" in text
+
+    @pytest.mark.parametrize("bad", ["\x00", "x" * 81])
+    def test_a_bad_choice_is_a_400_in_words(self, cast, sky, bad):
+        response = cast.client("gm").get(url(cast), {"from": bad})
+        assert response.status_code == 400 and "No such system or ship" in response.content.decode()
+
+    @pytest.mark.parametrize("bad", ["-1", "1e99", "12a", "\x00"])
+    def test_a_bad_entry_number_is_a_400_in_words(self, cast, sky, bad):
+        response = cast.client("gm").get(url(cast), {"at": bad})
+        assert response.status_code == 400 and "log entry as a number" in response.content.decode()
+
+
+class TestPlacing:
+    def place(self, cast, system, **data):
+        post = {"system": str(system.code), "x_ly": "5", "y_ly": "-7.5", "explored": "on", "shared": "on"}
+        post.update(data)
+        return cast.client("gm").post(url(cast, "maps:stars-place"), post)
+
+    def test_placing_is_a_logged_undoable_record_edit(self, cast, sky):
+        system = sky["Outreach"]
+        response = self.place(cast, system, explored="")
+        assert response.status_code == 302
+        system.refresh_from_db()
+        assert (system.x_ly, system.y_ly, system.explored) == (5.0, -7.5, False)
+        entry = LogEntry.objects.filter(campaign=cast.campaign).latest("seq")
+        assert entry.title == "The GM edited the star system Outreach"
+        play.log_entry_reverse(entry=entry, actor=cast.gm)
+        system.refresh_from_db()
+        assert (system.x_ly, system.y_ly, system.explored) == (20.0, 0.0, True)
+
+    def test_an_edit_of_a_system_not_shared_is_the_gms_alone(self, cast, sky):
+        self.place(cast, sky["Secret Base"], shared="")
+        entry = LogEntry.objects.filter(campaign=cast.campaign).latest("seq")
+        assert entry.visibility == "gm"
+
+    @pytest.mark.parametrize(
+        "value, words",
+        [
+            ("nan", "Enter a number."),
+            ("inf", "Enter a number."),
+            ("-inf", "Enter a number."),
+            ("1e400", "Enter a number."),
+            ("5001", "less than or equal to 5000"),
+            ("-5001", "greater than or equal to -5000"),
+            ("", "This field is required."),
+            ("1\x00", "Enter a number."),
+        ],
+    )
+    def test_bad_coordinates_are_refused_in_words(self, cast, sky, value, words):
+        system = sky["Outreach"]
+        before = LogEntry.objects.filter(campaign=cast.campaign).count()
+        response = self.place(cast, system, x_ly=value)
+        assert 400 <= response.status_code < 500
+        assert words in response.content.decode()
+        system.refresh_from_db()
+        assert system.x_ly == 20.0
+        assert LogEntry.objects.filter(campaign=cast.campaign).count() == before
+
+    def test_negative_coordinates_are_a_place_like_any_other(self, cast, sky):
+        assert self.place(cast, sky["Outreach"], x_ly="-5000", y_ly="-0.25").status_code == 302
+
+    @pytest.mark.parametrize("system", ["", "nope", "\x00", "00000000-0000-0000-0000-000000000000"])
+    def test_a_system_that_is_not_there_is_a_400_in_words(self, cast, sky, system):
+        response = cast.client("gm").post(
+            url(cast, "maps:stars-place"), {"system": system, "x_ly": "1", "y_ly": "1"}
+        )
+        assert (
+            response.status_code == 400
+            and "Choose one of the campaign's star systems" in response.content.decode()
+        )
+
+    def test_only_the_gm_places(self, cast, sky):
+        data = {"system": str(sky["Outreach"].code), "x_ly": "1", "y_ly": "1"}
+        assert cast.client("player").post(url(cast, "maps:stars-place"), data).status_code == 403
+        assert cast.client("outsider").post(url(cast, "maps:stars-place"), data).status_code == 404
+        assert cast.client("anonymous").post(url(cast, "maps:stars-place"), data).status_code == 404
+        assert StarSystem.objects.get(pk=sky["Outreach"].pk).x_ly == 20.0
+
+
+class TestTheVoyage:
+    def test_jumps_made_are_drawn_and_replayed(self, cast, sky):
+        waterloo = charged(sky["Galax"].ships.get(name="Waterloo"))
+        entry = jump(cast, waterloo, sky["Outreach"])
+        assert entry.result["jump_proceeds"] is True
+        gm = cast.client("gm").get(url(cast)).content.decode()
+        assert f"Waterloo jumped from Galax to Outreach (entry #{entry.seq})" in gm
+        assert f'Waterloo: Galax to Outreach <small class="muted">entry #{entry.seq}' in gm
+        player = cast.client("player").get(url(cast)).content.decode()
+        assert "Waterloo jumped from Galax to Outreach" in player
+        before = cast.client("gm").get(url(cast, at=entry.seq - 1)).content.decode()
+        assert "as it stood after entry" in before and "jumped from" not in before
+
+    def test_a_jump_into_a_system_not_shared_is_not_the_players(self, cast, sky):
+        waterloo = charged(sky["Galax"].ships.get(name="Waterloo"))
+        jump(cast, waterloo, sky["Secret Base"])
+        text = cast.client("player").get(url(cast)).content.decode()
+        assert "jumped from" not in text and "Secret Base" not in text and "Waterloo" not in text
+        assert (
+            "Waterloo jumped from Galax to Secret Base" in cast.client("gm").get(url(cast)).content.decode()
+        )
+
+    def test_an_undone_jump_is_not_drawn(self, cast, sky):
+        waterloo = charged(sky["Galax"].ships.get(name="Waterloo"))
+        entry = jump(cast, waterloo, sky["Outreach"])
+        play.log_entry_reverse(entry=entry, actor=cast.gm)
+        assert "jumped from" not in cast.client("gm").get(url(cast, "maps:stars-svg")).content.decode()
+
+
+NOW = datetime(3067, 1, 1, tzinfo=UTC)
+A, B, C, D = (
+    voyage.Stop("a", "Galax", (0.0, 0.0)),
+    voyage.Stop("b", "Outreach", (30.0, 0.0)),
+    voyage.Stop("c", "Harlech", (30.0, 29.0)),
+    voyage.Stop("d", "Far Away", (30.0, 59.5)),
+)
+
+
+class TestThePlannersArithmetic:
+    def test_arrival_is_now_plus_every_charge(self):
+        legs = voyage.plan(start=A, stops=[B, C], now=NOW, charge=timedelta(hours=150), ready_at=None)
+        assert [leg.ly for leg in legs] == [30.0, 29.0]
+        assert voyage.arrival(legs) == NOW + timedelta(hours=300)
+
+    def test_a_drive_already_charged_jumps_first_at_once(self):
+        legs = voyage.plan(start=A, stops=[B, C], now=NOW, charge=timedelta(hours=150), ready_at=NOW)
+        assert legs[0].charge == timedelta(0) and legs[0].jumps_at == NOW
+        assert voyage.arrival(legs) == NOW + timedelta(hours=150)
+
+    def test_a_charge_under_way_sets_the_first_jump(self):
+        ready = NOW + timedelta(hours=40)
+        legs = voyage.plan(start=A, stops=[B, C], now=NOW, charge=timedelta(hours=160), ready_at=ready)
+        assert voyage.arrival(legs) == NOW + timedelta(hours=200)
+
+    def test_thirty_light_years_is_the_bound(self):
+        voyage.plan(start=A, stops=[B], now=NOW, charge=timedelta(hours=150), ready_at=None)
+        with pytest.raises(
+            voyage.RouteError,
+            match=r"Jump 3, Harlech to Far Away, is 30.5 light-years: a K-F drive jumps at most 30",
+        ):
+            voyage.plan(start=A, stops=[B, C, D], now=NOW, charge=timedelta(hours=150), ready_at=None)
+
+    def test_no_route_an_empty_one_or_too_long_a_one_or_a_stop_in_place(self):
+        for stops, words in (
+            ([], "at least one system"),
+            ([B, A] * 11, "at most 20 jumps"),
+            ([A], "from Galax to Galax"),
+            ([voyage.Stop("x", "Nowhere", None)], "Nowhere is not placed"),
+        ):
+            with pytest.raises(voyage.RouteError, match=words):
+                voyage.plan(start=A, stops=stops, now=NOW, charge=timedelta(hours=150), ready_at=None)
+
+
+class TestThePlannerPage:
+    def plan(self, cast, sky, stops, **extra):
+        waterloo = sky["Galax"].ships.get(name="Waterloo")
+        params = {
+            "ship": str(waterloo.code),
+            "route": ",".join(str(sky[n].code) for n in stops),
+            "hours": "150",
+        }
+        params.update(extra)
+        return cast.client("gm").get(url(cast), params)
+
+    def test_a_route_gives_its_arrival_date(self, cast, sky):
+        cast.campaign.refresh_from_db()
+        response = self.plan(cast, sky, ["Outreach"], add=str(sky["Harlech"].code))
+        text = response.content.decode()
+        assert response.status_code == 200
+        arrival = cast.campaign.clock + timedelta(hours=300)
+        assert f"Arrives in Harlech on {arrival:%Y-%m-%d %H:%M}" in text
+        assert "6 days 6 h" in text and 'class="route"' in text
+        assert "play/jump.malfunction/?ship=" in text
+
+    def test_a_jump_too_long_is_refused_in_words(self, cast, sky):
+        text = self.plan(cast, sky, ["Far Away"]).content.decode()
+        assert "Jump 1, Galax to Far Away, is 200 light-years: a K-F drive jumps at most 30" in text
+        assert "Arrives in" not in text
+
+    @pytest.mark.parametrize(
+        "extra, words",
+        [
+            ({"hours": "nan"}, "Enter a number."),
+            ({"hours": "inf"}, "Enter a number."),
+            ({"hours": "-150"}, "greater than or equal to 16"),
+            ({"hours": "1e9"}, "less than or equal to 2000"),
+            ({"route": "nope"}, "does not have"),
+            ({"route": "\x00"}, "Null characters are not allowed."),
+            ({"ship": "\x00"}, "Null characters are not allowed."),
+            ({"ship": "00000000-0000-0000-0000-000000000000"}, "Select a valid choice"),
+        ],
+    )
+    def test_bad_planner_figures_are_a_400_in_words(self, cast, sky, extra, words):
+        response = self.plan(cast, sky, ["Outreach"], **extra)
+        assert response.status_code == 400 and words in response.content.decode()
+
+    def test_players_plan_nothing(self, cast, sky):
+        waterloo = sky["Galax"].ships.get(name="Waterloo")
+        text = (
+            cast.client("player")
+            .get(url(cast), {"ship": str(waterloo.code), "route": str(sky["Outreach"].code)})
+            .content.decode()
+        )
+        assert "Plan a route" not in text and "Arrives in" not in text
