@@ -205,6 +205,7 @@ class RouteForm(InputLimitsMixin, forms.Form):
         min_value=drive_tables.AUTOMATIC_DAMAGE_BELOW_HOURS,
         max_value=2_000,
         initial=drive_tables.BASE_HOURS,
+        required=False,
         help_text=f"From the reactor, {drive_tables.BASE_HOURS} h is safe; with a jump sail, the star's hours.",
     )
 
@@ -231,6 +232,10 @@ class RouteForm(InputLimitsMixin, forms.Form):
         if any(code not in found for code in wanted):
             raise forms.ValidationError("The route names a system this campaign does not have.")
         return [found[code] for code in wanted]
+
+    def clean_hours(self) -> float:
+        hours = self.cleaned_data["hours"]
+        return float(drive_tables.BASE_HOURS) if hours is None else hours
 
     def clean_method(self) -> str:
         return self.cleaned_data["method"] or "reactor"

@@ -304,3 +304,25 @@ class TestThePlannerPage:
             .content.decode()
         )
         assert "Plan a route" not in text and "Arrives in" not in text
+
+
+def test_hours_left_empty_are_the_safe_150(cast, sky):
+    waterloo = sky["Galax"].ships.get(name="Waterloo")
+    cast.campaign.refresh_from_db()
+    text = (
+        cast.client("gm")
+        .get(url(cast), {"ship": str(waterloo.code), "route": str(sky["Outreach"].code)})
+        .content.decode()
+    )
+    assert f"Arrives in Outreach on {cast.campaign.clock + timedelta(hours=150):%Y-%m-%d %H:%M}" in text
+
+
+def test_the_live_refresh_answers_204_while_nothing_changed(cast, sky):
+    client = cast.client("player")
+    first = client.get(url(cast)).content.decode()
+    version = first.split("?v=", 1)[1].split("&", 1)[0]
+    assert client.get(url(cast, "maps:stars-panel", v=version)).status_code == 204
+    data = {"system": str(sky["Outreach"].code), "x_ly": "21", "y_ly": "0", "explored": "on", "shared": "on"}
+    assert cast.client("gm").post(url(cast, "maps:stars-place"), data).status_code == 302
+    fresh = client.get(url(cast, "maps:stars-panel", v=version))
+    assert fresh.status_code == 200 and "x 21, y 0 ly" in fresh.content.decode()

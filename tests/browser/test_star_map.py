@@ -1,0 +1,91 @@
+"""The star map in a real browser: the GM places a system, chooses a ship by keyboard, plans
+a route and reads its arrival date; a player sees only the systems shared with them."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from referee.fleet.models import Ship, StarSystem
+from referee.play.models import LogEntry
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def sky(demo):
+    StarSystem.objects.filter(campaign=demo, name="Galax").update(x_ly=0, y_ly=0)
+    StarSystem.objects.create(campaign=demo, name="Hidden Reach", x_ly=40, y_ly=24, shared=False)
+    return demo
+
+
+def test_the_gm_places_a_system_and_plans_a_route_with_its_arrival_date(sign_in, campaign_url, sky):
+    gm = sign_in("gm")
+    gm.goto(campaign_url)
+    gm.get_by_test_id("star-map-link").click()
+    expect(gm.get_by_role("heading", name="Star map", exact=True)).to_be_visible()
+    survey = StarSystem.objects.get(campaign=sky, name="Unnamed system EC-4471")
+    place = gm.locator("#place-form")
+    place.get_by_label("System").select_option(label=survey.name)
+    place.get_by_label("x (light-years)").fill("18")
+    place.get_by_label("y (light-years)").fill("24")
+    place.get_by_test_id("place-system").click()
+    expect(gm.get_by_text("The GM edited the star system Unnamed system EC-4471")).to_be_visible()
+    survey.refresh_from_db()
+    assert (survey.x_ly, survey.y_ly) == (18.0, 24.0)
+    assert LogEntry.objects.filter(campaign=sky, procedure="record.edit").count() == 1
+
+    # Tab to the Waterloo on the map and press Enter: its distances and jump radius.
+    waterloo = Ship.objects.get(campaign=sky, name="Waterloo")
+    mark = gm.locator(f'svg.star-map [data-code="ship-{waterloo.code}"]')
+    mark.focus()
+    gm.keyboard.press("Enter")
+    distances = gm.get_by_test_id("star-distances")
+    expect(distances).to_contain_text("From Waterloo (in Galax)")
+    expect(distances.locator("tr", has_text="EC-4471")).to_contain_text("30within reach")
+    expect(distances.locator("tr", has_text="Hidden Reach")).to_contain_text("too far")
+    expect(gm.locator("svg.star-map circle.reach")).to_have_count(1)
+
+    # Two jumps: the drive is charged for the first; the second waits a 150 h charge.
+    route = gm.locator("#route-form")
+    expect(route.get_by_label("Ship")).to_have_value(str(waterloo.code))
+    route.get_by_label("Next jump to").select_option(label=survey.name)
+    route.get_by_test_id("add-jump").click()
+    expect(gm.get_by_test_id("arrival")).to_contain_text(
+        "Arrives in Unnamed system EC-4471 on 3067-03-14 08:00"
+    )
+    gm.locator("#route-form").get_by_label("Next jump to").select_option(label="Hidden Reach")
+    gm.locator("#route-form").get_by_test_id("add-jump").click()
+    expect(gm.get_by_test_id("arrival")).to_contain_text("Arrives in Hidden Reach on 3067-03-20 14:00")
+    expect(gm.get_by_test_id("route")).to_contain_text("6 days 6 h")
+    expect(gm.locator("svg.star-map line.route")).to_have_count(2)
+    # One jump too far is refused in words, and nothing is planned past it.
+    gm.locator("#route-form").get_by_label("Next jump to").select_option(label="Galax")
+    gm.locator("#route-form").get_by_test_id("add-jump").click()
+    expect(gm.get_by_test_id("route-error")).to_contain_text(
+        "Jump 3, Hidden Reach to Galax, is 46.65 light-years: a K-F drive jumps at most 30"
+    )
+    expect(gm.get_by_test_id("arrival")).to_have_count(0)
+    href = gm.get_by_text("Clear the route").get_attribute("href")
+    assert href and "route" not in href
+
+
+def test_a_player_sees_only_the_shared_systems(sign_in, campaign_url, sky):
+    StarSystem.objects.filter(campaign=sky, name="Unnamed system EC-4471").update(x_ly=18, y_ly=24)
+    player = sign_in("player")
+    player.goto(campaign_url)
+    player.get_by_test_id("maps-link").click()
+    player.get_by_test_id("star-map-link").click()
+    star = player.get_by_test_id("star-map")
+    expect(star).to_contain_text("Galax")
+    expect(star).to_contain_text("Unnamed system EC-4471")
+    expect(star).to_contain_text("Waterloo")
+    galax = player.locator("svg.star-map g.system", has_text="Galax")
+    galax.focus()
+    player.keyboard.press("Enter")
+    expect(player.get_by_test_id("star-distances")).to_contain_text("From Galax")
+    expect(player.get_by_test_id("star-distances")).to_contain_text("within reach")
+    body = player.locator("body")
+    expect(body).not_to_contain_text("Hidden Reach")
+    expect(body).not_to_contain_text("Plan a route")
+    expect(body).not_to_contain_text("Place a star system")
