@@ -102,9 +102,16 @@ def test_the_maps_the_import_and_a_players_own_roll_pass_axe(sign_in, campaign_u
     galax = StarSystem.objects.get(campaign=demo, name="Galax")
     field = Battlefield.objects.get(campaign=demo, name="Landing zone Alpha")
     maps = [f"{campaign_url}maps/systems/{galax.code}/", f"{campaign_url}maps/battlefields/{field.code}/"]
+    # The star map with two systems placed, a ship chosen and a route planned.
+    StarSystem.objects.filter(pk=galax.pk).update(x_ly=0, y_ly=0)
+    survey = StarSystem.objects.get(campaign=demo, name="Unnamed system EC-4471")
+    StarSystem.objects.filter(pk=survey.pk).update(x_ly=18, y_ly=24)
+    waterloo = Ship.objects.get(campaign=demo, name="Waterloo")
+    maps.append(f"{campaign_url}maps/stars/?from=ship-{waterloo.code}")
+    route = f"{campaign_url}maps/stars/?ship={waterloo.code}&route={survey.code}"
     gm = sign_in("gm")
     problems = [
-        p for url in [f"{campaign_url}maps/", *maps, f"{campaign_url}import/"] for p in check(gm, url)
+        p for url in [f"{campaign_url}maps/", *maps, route, f"{campaign_url}import/"] for p in check(gm, url)
     ]
 
     player = sign_in("player")
