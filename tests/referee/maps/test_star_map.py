@@ -326,3 +326,15 @@ def test_the_live_refresh_answers_204_while_nothing_changed(cast, sky):
     assert cast.client("gm").post(url(cast, "maps:stars-place"), data).status_code == 302
     fresh = client.get(url(cast, "maps:stars-panel", v=version))
     assert fresh.status_code == 200 and "x 21, y 0 ly" in fresh.content.decode()
+
+
+def test_the_gm_replays_a_placement_at_an_earlier_entry(cast, sky):
+    data = {"system": str(sky["Outreach"].code), "x_ly": "-12", "y_ly": "3", "explored": "on", "shared": "on"}
+    assert cast.client("gm").post(url(cast, "maps:stars-place"), data).status_code == 302
+    entry = LogEntry.objects.filter(campaign=cast.campaign).latest("seq")
+    now = cast.client("gm").get(url(cast, "maps:stars-svg")).content.decode()
+    assert "Outreach: x -12, y 3 ly" in now
+    then = cast.client("gm").get(url(cast, "maps:stars-svg", at=entry.seq - 1)).content.decode()
+    assert "as it stood after entry" in then and "Outreach: x 20, y 0 ly" in then
+    player = cast.client("player").get(url(cast, "maps:stars-svg", at=entry.seq - 1)).content.decode()
+    assert "as it stood" not in player and "Outreach: x -12, y 3 ly" in player
