@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from referee.fleet.models import Ship, StarSystem
 from referee.play.models import LogEntry
+from tests.browser.conftest import expect_not_reloaded, mark_page
 
 pytestmark = pytest.mark.browser
 
@@ -89,3 +90,22 @@ def test_a_player_sees_only_the_shared_systems(sign_in, campaign_url, sky):
     expect(body).not_to_contain_text("Hidden Reach")
     expect(body).not_to_contain_text("Plan a route")
     expect(body).not_to_contain_text("Place a star system")
+
+
+def test_a_players_star_map_follows_the_gms_placing_by_itself(sign_in, campaign_url, sky):
+    player = sign_in("player")
+    player.goto(f"{campaign_url}maps/stars/")
+    expect(player.get_by_test_id("star-map")).to_contain_text("Galax")
+    expect(player.get_by_test_id("star-map")).not_to_contain_text("EC-4471")
+    mark_page(player)
+    gm = sign_in("gm")
+    gm.goto(f"{campaign_url}maps/stars/")
+    place = gm.locator("#place-form")
+    place.get_by_label("System").select_option(label="Unnamed system EC-4471")
+    place.get_by_label("x (light-years)").fill("-9")
+    place.get_by_label("y (light-years)").fill("4")
+    place.get_by_test_id("place-system").click()
+    expect(gm.get_by_text("The GM edited the star system Unnamed system EC-4471")).to_be_visible()
+    expect(player.get_by_test_id("star-map")).to_contain_text("EC-4471", timeout=8000)
+    expect_not_reloaded(player)
+    expect(player.locator("body")).not_to_contain_text("Hidden Reach")
