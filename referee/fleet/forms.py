@@ -170,10 +170,13 @@ class ShipForm(CampaignScopedForm):
         self.fields["kind"].widget.attrs.update(
             {
                 "hx-get": self._own_url(),
-                # Only a new kind redraws (the one drawn for is in data-kind): choosing the
-                # same again must not swap the form under what is being typed.
-                "hx-trigger": "change[target.value!=target.dataset.kind]",
+                # Only a new kind redraws (a select's "change" fires only when its value
+                # does), and what is typed while the redraw is on its way is kept
+                # (data-form-refresh, static/js/referee.js). No trigger filter: the
+                # Content-Security-Policy allows htmx no eval.
+                "hx-trigger": "change",
                 "data-kind": self.ship_kind,
+                "data-form-refresh": "form-slot",
                 "hx-include": "closest form",
                 "hx-params": "not csrfmiddlewaretoken",
                 "hx-target": "#form-slot",

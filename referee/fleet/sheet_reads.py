@@ -13,7 +13,8 @@ from __future__ import annotations
 
 # A 'Mech's locations as BattleSpace conversion names them: a biped's as the sheet abbreviates
 # them; a quad's front legs carry what a biped's arms do, a tripod's centre leg is torso-mounted.
-LOCATION_CODES = {
+# A biped's locations as a record sheet abbreviates them.
+BIPED_CODES = {
     "Head": "HD",
     "Center Torso": "CT",
     "Left Torso": "LT",
@@ -22,6 +23,9 @@ LOCATION_CODES = {
     "Right Arm": "RA",
     "Left Leg": "LL",
     "Right Leg": "RL",
+}
+LOCATION_CODES = {
+    **BIPED_CODES,
     "Front Left Leg": "LA",
     "Front Right Leg": "RA",
     "Rear Left Leg": "LL",

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from referee.fleet.sheet_reads import BIPED_CODES
+
 # (x, y, width, height) of each location on the front view, as a record sheet draws it:
 # the 'Mech faces the reader, so its right side is on the reader's left.
 BIPED_FRONT = {
@@ -61,14 +63,7 @@ WINGED = {
     "Aft": (110, 204, 80, 90),
 }
 ABBREVIATIONS = {
-    "Head": "HD",
-    "Center Torso": "CT",
-    "Left Torso": "LT",
-    "Right Torso": "RT",
-    "Left Arm": "LA",
-    "Right Arm": "RA",
-    "Left Leg": "LL",
-    "Right Leg": "RL",
+    **BIPED_CODES,
     "Center Leg": "CL",
     "Front Left Leg": "FLL",
     "Front Right Leg": "FRL",

@@ -485,9 +485,11 @@ if (window.matchMedia("(max-width: 40rem)").matches) {
       for (const option of field.options) option.selected = chosen.has(option.value);
     } else field.value = value;
   };
+  // A form's fields, or those of the card that holds a form (a record's form slot).
+  const fieldsOf = (root) => root.elements || root.querySelectorAll("input, select, textarea");
   const snapshot = (form) => {
     const values = new Map();
-    for (const field of form.elements) {
+    for (const field of fieldsOf(form)) {
       if (field.name && field.type !== "hidden" && !field.disabled) values.set(fieldKey(field), valueOf(field));
     }
     return values;
@@ -515,7 +517,7 @@ if (window.matchMedia("(max-width: 40rem)").matches) {
     const changed = event.detail.xhr && event.detail.xhr.refereeChanged;
     const form = sent && document.getElementById(sent.id);
     if (!form || !changed || !changed.size) return;
-    for (const field of form.elements) {
+    for (const field of fieldsOf(form)) {
       if (field.name && changed.has(fieldKey(field))) setValue(field, changed.get(fieldKey(field)));
     }
   });

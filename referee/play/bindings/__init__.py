@@ -168,22 +168,24 @@ class Binding:
     # (a fighter detects no emergence wave): its Roll… menu offers only what it may.
     offered: Callable[[models.Model], bool] | None = None
 
-    def _read(self, ctx: Context) -> dict:
-        return self.prefill(ctx) if self.prefill is not None and ctx.objects else {}
+    def _read(self, ctx: Context, *, unbound: bool = False) -> dict:
+        """What the prefill gives: from the records in their roles, or (``unbound``, a form
+        opened with none chosen) from the campaign alone, such as its year."""
+        return self.prefill(ctx) if self.prefill is not None and (ctx.objects or unbound) else {}
 
-    def prefilled(self, ctx: Context) -> dict:
+    def prefilled(self, ctx: Context, *, unbound: bool = False) -> dict:
         """The values the records in their roles give (what they cannot give left out)."""
         return {
             name: value.value if isinstance(value, Sourced) else value
-            for name, value in self._read(ctx).items()
+            for name, value in self._read(ctx, unbound=unbound).items()
             if not isinstance(value, Missing)
         }
 
-    def sources(self, ctx: Context) -> dict[str, str | Missing]:
+    def sources(self, ctx: Context, *, unbound: bool = False) -> dict[str, str | Missing]:
         """Where each pre-filled input came from ("from the sheet", "from the map"), and for
         an input the campaign cannot answer, what is missing."""
         found: dict[str, str | Missing] = {}
-        for name, value in self._read(ctx).items():
+        for name, value in self._read(ctx, unbound=unbound).items():
             if isinstance(value, Missing):
                 found[name] = value
             elif isinstance(value, Sourced):
@@ -233,8 +235,8 @@ class Binding:
         if not self.roles:
             values.update(self.procedure.example)
         if self.prefill:
-            values.update({k: v for k, v in self.prefilled(ctx).items() if k in known})
-            for name, source in self.sources(ctx).items():  # what is missing shows blank, not 0
+            values.update({k: v for k, v in self.prefilled(ctx, unbound=True).items() if k in known})
+            for name, source in self.sources(ctx, unbound=True).items():  # missing: blank, not 0
                 if isinstance(source, Missing) and name in known:
                     values[name] = None
         return values

@@ -405,7 +405,9 @@ class TestDesigns:
         design = Design.objects.get(name="My Victor")
         assert document.location(design.document, "Right Arm")["armor"] == 18
         entry = LogEntry.objects.filter(campaign=cast.campaign).order_by("-seq").first()
-        assert "as recorded" in entry.summary and "{" not in entry.summary
+        # One line in the diary; the sheet as recorded stays in the entry's changes.
+        assert entry.summary == "The GM added the design My Victor."
+        assert any(change.get("field") == "document" for change in entry.effects)
         services.log_entry_reverse(entry=entry, actor=cast.gm)
         assert not Design.objects.filter(name="My Victor").exists()
 
