@@ -153,11 +153,11 @@ def _style_hashes() -> list[str]:
     """The one inline style the product writes (each map's SVG <style>), allowed by its hash:
     no nonce, so a page kept whole never carries a stale one."""
     # Plain strings in a module that imports nothing, read while the settings load.
-    from referee.maps.svg_styles import HEX_STYLE, STYLE
+    from referee.maps.svg_styles import HEX_STYLE, STAR_STYLE, STYLE
 
     return [
         f"'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'"
-        for s in (STYLE, HEX_STYLE)
+        for s in (STYLE, HEX_STYLE, STAR_STYLE)
     ]
 
 

@@ -14,22 +14,12 @@ from referee.campaigns.models import Campaign
 from referee.play.models import LogEntry
 
 from . import state as map_state
+from .svg_styles import STAR_STYLE
 from .voyage import JUMP_LIMIT_LY, Leg, Stop, distance_ly, plain_ly
 
 JUMP_PROCEDURE = "jump.malfunction"  # the Jump: a jump that goes ahead moves the ship's system
 WIDTH, HEIGHT, MARGIN = 1000, 700, 70
 MIN_SPAN_LY = 2 * JUMP_LIMIT_LY + 10
-
-STYLE = """
-.bg{fill:#070b18}.grid{stroke:#18223d;stroke-width:1}.lbl{fill:#e8eefc;font:13px sans-serif}
-.muted{fill:#8d9abb;font:12px sans-serif}.system circle{fill:#ffd45e;stroke:#fff3b0;stroke-width:1.5}
-.system.unexplored circle{fill:#070b18;stroke:#ffd45e;stroke-dasharray:3 2}.system.unshared text{fill:#b9a3ff}
-.system:focus circle,.system.selected circle{stroke:#7fd4ff;stroke-width:4}
-.ship circle{fill:#cfe3ff;stroke:#070b18;stroke-width:1}.ship text{fill:#cfe3ff;font:11px sans-serif}
-.ship:focus circle,.ship.selected circle{stroke:#ffe066;stroke-width:3}
-.reach{fill:#7fd4ff;fill-opacity:.07;stroke:#7fd4ff;stroke-width:1.5;stroke-dasharray:6 4}
-.voyage{stroke:#9fe39f;stroke-width:2.5;fill:none}.route{stroke:#ff8f6b;stroke-width:2.5;stroke-dasharray:8 5;fill:none}
-"""
 
 
 def _attr(value) -> str:
@@ -172,7 +162,7 @@ def draw(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" '
         f'role="img" aria-labelledby="starmap-title" class="star-map" data-scale="{frame.scale!r}">',
         f'<title id="starmap-title">{_attr(title)}</title>',
-        f"<style>{STYLE}</style>",
+        f"<style>{STAR_STYLE}</style>",
         f'<rect class="bg" width="{WIDTH}" height="{HEIGHT}"/>',
     ]
     bar = 10 * frame.scale

@@ -18,3 +18,14 @@ HEX_STYLE = """
 .unit circle{fill:#234;stroke:#fff;stroke-width:1.5}.unit path{fill:#c0392b;stroke:#fff;stroke-width:1}.unit text{font:bold 9px sans-serif;fill:#fff}
 .weather{font:13px sans-serif;fill:#222}
 """
+
+STAR_STYLE = """
+.bg{fill:#070b18}.grid{stroke:#18223d;stroke-width:1}.lbl{fill:#e8eefc;font:13px sans-serif}
+.muted{fill:#8d9abb;font:12px sans-serif}.system circle{fill:#ffd45e;stroke:#fff3b0;stroke-width:1.5}
+.system.unexplored circle{fill:#070b18;stroke:#ffd45e;stroke-dasharray:3 2}.system.unshared text{fill:#b9a3ff}
+.system:focus circle,.system.selected circle{stroke:#7fd4ff;stroke-width:4}
+.ship circle{fill:#cfe3ff;stroke:#070b18;stroke-width:1}.ship text{fill:#cfe3ff;font:11px sans-serif}
+.ship:focus circle,.ship.selected circle{stroke:#ffe066;stroke-width:3}
+.reach{fill:#7fd4ff;fill-opacity:.07;stroke:#7fd4ff;stroke-width:1.5;stroke-dasharray:6 4}
+.voyage{stroke:#9fe39f;stroke-width:2.5;fill:none}.route{stroke:#ff8f6b;stroke-width:2.5;stroke-dasharray:8 5;fill:none}
+"""

@@ -3,6 +3,10 @@ maps and their SVGs, sheets, the log, exports, static files and error pages. Scr
 styles come only from this server; no inline script, no eval, no inline style but the
 maps' own SVG styles, allowed by their hashes."""
 
+import base64
+import hashlib
+import re
+
 import pytest
 from django.conf import settings
 from django.test import Client
@@ -36,6 +40,12 @@ def assert_strict(response, where=None) -> None:
     assert policy["style-src"] == ["'self'", *settings.CSP_STYLE_HASHES]
     assert not [v for values in policy.values() for v in values if "unsafe" in v or "nonce" in v]
     assert policy["object-src"] == ["'none'"] and policy["frame-ancestors"] == ["'none'"]
+    # Every inline <style> the answer carries (a map's SVG) is one the policy allows by hash:
+    # otherwise the browser drops it and the map is drawn unstyled.
+    body = response.content.decode(errors="replace") if not getattr(response, "streaming", False) else ""
+    for style in re.findall(r"<style>(.*?)</style>", body, re.S):
+        digest = base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in policy["style-src"], (where, style[:60])
 
 
 @pytest.fixture
@@ -64,6 +74,8 @@ def test_every_kind_of_page_carries_the_policy(world):
         reverse("maps:system", args=[code, system.code]),
         reverse("maps:system-svg", args=[code, system.code]),
         reverse("maps:battlefield", args=[code, field.code]),
+        reverse("maps:stars", args=[code]),
+        reverse("maps:stars-svg", args=[code]),
         reverse("sheets:sheet", args=[code, "ships", ship.code]),
         reverse("integrity:verify", args=[code]),
         *[reverse("play:export", args=[code, fmt]) for fmt in ("csv", "json", "md")],
@@ -74,6 +86,7 @@ def test_every_kind_of_page_carries_the_policy(world):
         reverse("sheets:sheet", args=[code, "units", unit.code]),
         reverse("integrity:head", args=[code]),
         reverse("maps:system", args=[code, system.code]),
+        reverse("maps:stars", args=[code]),
     ]
     for who, pages in (("gm", gm_pages), ("player", player_pages)):
         client = cast.client(who)
