@@ -93,12 +93,12 @@ SHEET_LISTS = {
     "weapons": (
         "Weapons",
         'list[object{name: str, location: str = "", rear: bool = false, count: int = 1, bay: str = "", '
-        "destroyed: bool = false}]",
+        'mount: str = "", destroyed: bool = false}]',
     ),
     "equipment": (
         "Equipment",
-        'list[object{name: str, location: str = "", count: int = 1, shots: int|null = null, rear: bool = false, '
-        "destroyed: bool = false}]",
+        'list[object{name: str, location: str = "", count: int = 1, shots: int|null = null, size: float|null = null, '
+        'rear: bool = false, mount: str = "", destroyed: bool = false}]',
     ),
     "bays": ("Bays", "list[object{type: str, capacity: float = 0, doors: int = 0, used: float|null = null}]"),
 }

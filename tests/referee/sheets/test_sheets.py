@@ -369,6 +369,26 @@ class TestTheEditor:
         assert unit.sheet["weapons"][-1]["name"] == "Small Laser" and len(unit.sheet["weapons"]) == n + 1
         assert unit.sheet["weapons"][:n] == classes.victor_vtr_9k()["weapons"]
 
+    def test_saving_the_lists_keeps_what_a_unit_file_gave_beyond_their_columns(self, cast):
+        """A weapon's mount and a piece of equipment's size (read from a unit file, written back
+        to one) survive an edit of the lists."""
+        unit = victor(cast)
+        sheet = dict(unit.sheet)
+        sheet["weapons"] = [{**sheet["weapons"][0], "mount": "Body"}, *sheet["weapons"][1:]]
+        sheet["equipment"] = [
+            *sheet.get("equipment", []),
+            {"name": "Cargo", "location": "Left Torso", "size": 2.5},
+        ]
+        unit.sheet = document.normalise(sheet)
+        unit.save(update_fields=["sheet"])
+        n = len(unit.sheet["weapons"])
+        data = self.lists(unit.sheet, **{f"weapons-{n}-name": "Small Laser", f"weapons-{n}-location": "Head"})
+        response = self.post(cast, unit, data, action="lists")
+        assert response.status_code == 200
+        unit.refresh_from_db()
+        assert unit.sheet["weapons"][0]["mount"] == "Body"
+        assert unit.sheet["equipment"][-1]["size"] == 2.5
+
     def test_a_removed_row_leaves_the_sheet(self, cast):
         unit = victor(cast)
         response = self.post(cast, unit, self.lists(unit.sheet, **{"weapons-0-remove": "on"}), action="lists")
