@@ -41,7 +41,7 @@ class TransitForm(forms.Form):
         chosen = data.get("place")
         if chosen:
             place = self.places[int(chosen)]
-            data.update(x_au=place["x"], y_au=place["y"], position=place["label"])
+            data.update(x_au=place["x"], y_au=place["y"], position=place.get("position", place["label"]))
         elif data.get("x_au") is None or data.get("y_au") is None:
             raise forms.ValidationError("Choose a place on the map, or give both x and y.")
         else:

@@ -10,6 +10,7 @@ import rules
 from referee.campaigns.models import Campaign
 from referee.fleet.models import Ship
 from referee.logistics.models import ShipStores
+from referee.maps.geometry import plain_au
 from referee.maps.models import PiratePoint
 from referee.play.models import LogEntry
 
@@ -139,10 +140,18 @@ def places(ship: Ship) -> list[dict]:
     for name, (x, y) in system.jump_points().items():
         found.append({"label": f"{name} jump point", "x": x, "y": y})
     for point in PiratePoint.objects.in_campaign(ship.campaign).filter(star_system=system).order_by("name"):
-        found.append({"label": point.name, "x": point.x_au, "y": point.y_au})
+        found.append(_place(point.name, point.x_au, point.y_au, shared=point.shared))
     others = Ship.objects.in_campaign(ship.campaign).filter(
         star_system=system, x_au__isnull=False, y_au__isnull=False
     )
     for other in others.exclude(pk=ship.pk).order_by("name"):
-        found.append({"label": f"{other}", "x": other.x_au, "y": other.y_au})
+        found.append(_place(str(other), other.x_au, other.y_au, shared=other.shared))
     return found
+
+
+def _place(label: str, x: float, y: float, *, shared: bool) -> dict:
+    """A place the GM may send a ship to. Its ``position`` is what the transit writes where
+    players may read it (the ship's position, the log, its status line): a pirate point or a
+    ship not shared with them is written as coordinates, never by name."""
+    where = label if shared else f"x {plain_au(x)}, y {plain_au(y)} AU"
+    return {"label": label, "x": x, "y": y, "position": where}

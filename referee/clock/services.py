@@ -13,6 +13,7 @@ from django.db import transaction
 from referee.campaigns.models import Campaign
 from referee.fleet.models import Ship
 from referee.logistics.models import ShipStores
+from referee.maps.geometry import plain_au
 from referee.play import families, sharing
 from referee.play.bindings import Context
 from referee.play.effects import ChangeRecorder, apply_effects
@@ -179,7 +180,7 @@ def transit_start(
     plan = transit_plan(ship=ship, x_au=x_au, y_au=y_au, thrust_g=thrust_g)
     recorder = ChangeRecorder()
     ctx = Context(campaign=campaign, objects={"ship": ship})
-    where = position.strip()[:120] or f"x {x_au:g}, y {y_au:g} AU"
+    where = position.strip()[:120] or f"x {plain_au(x_au)}, y {plain_au(y_au)} AU"
     event = event_start(
         ctx=ctx,
         ship=ship,

@@ -1,5 +1,7 @@
 """The clock's pages for each kind of visitor, and what a clumsy or hostile GM types."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -87,3 +89,35 @@ def test_next_event_with_nothing_under_way_says_so(cast):
     response = cast.client("gm").post(url(cast, "next-event"), follow=True)
     assert "Nothing is under way" in response.text
     assert not LogEntry.objects.exists()
+
+
+def test_a_transit_to_a_place_kept_from_players_never_names_it_to_them(cast, ship):
+    """A shared ship sent to an unshared pirate point: the players read coordinates."""
+    from referee.maps.models import PiratePoint
+
+    ship.shared = True
+    ship.save(update_fields=["shared"])
+    PiratePoint.objects.create(
+        campaign=cast.campaign, star_system=ship.star_system, name="Smugglers' L5", x_au=3, y_au=4
+    )
+    client = cast.client("gm")
+    page = client.get(url(cast, "transit") + f"?ship={ship.code}").text
+    assert "Smugglers&#x27; L5" in page  # the GM chooses it by name
+    data = {"ship": str(ship.code), "place": _option(page, "Smugglers"), "thrust_g": "1"}
+    assert client.post(url(cast, "transit"), {**data, "go": "1"}).status_code == 302
+    event = TimedEvent.objects.get()
+    assert event.to_position == "x 3, y 4 AU"
+    player = cast.client("player")
+    for page in (
+        player.get(reverse("campaigns:detail", args=[cast.campaign.code])).text,
+        b"".join(
+            player.get(reverse("play:export", args=[cast.campaign.code, "csv"])).streaming_content
+        ).decode(),
+    ):
+        assert "Smugglers" not in page
+
+
+def _option(page: str, words: str) -> str:
+    return next(
+        v for v, label in re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)<', page) if words in label
+    )

@@ -67,3 +67,15 @@ def test_a_shared_compartments_damage_reaches_its_players_poll(cast):
     changed = client.get(status, {"v": version})
     assert changed.status_code == 200
     assert f"{door.capacity - 3}/{door.capacity}" in changed.text
+
+
+def test_a_shared_ship_in_a_system_kept_from_players_does_not_name_the_system(cast):
+    from tests.factories import StarSystemFactory
+
+    hidden = StarSystemFactory(campaign=cast.campaign, name="Hidden Reach", shared=False)
+    ShipFactory(campaign=cast.campaign, name="Waterloo", star_system=hidden, shared=True)
+    page = cast.client("player").get(reverse("campaigns:detail", args=[cast.campaign.code])).text
+    assert "Waterloo" in page and "Hidden Reach" not in page
+    assert "a system not shared with you" in page
+    poll = cast.client("player").get(reverse("play:status", args=[cast.campaign.code]))
+    assert "Hidden Reach" not in poll.text
