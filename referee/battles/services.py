@@ -574,9 +574,11 @@ def result_apply(
     report = battle_report(preview.rows)
     left_out = [r.entity.name for r in preview.rows if r.record is None]
     summary = f"{report}."
-    if left_out:
-        summary += f" Not brought back (no record chosen): {_and(left_out)}."
     visible = not sharing.unshared(touched)
+    if left_out and not visible:
+        summary += f" Not brought back (no record chosen): {_and(left_out)}."
+    elif left_out:  # the units left out are often the other side's: players read only how many
+        summary += f" {len(left_out)} unit{'s' if len(left_out) != 1 else ''} in the file not brought back."
     try:
         return log_append(
             campaign=campaign,

@@ -189,7 +189,7 @@ def unit_files_import(
                 record=record,
                 doc=doc,
                 actor=actor,
-                why=f"updated from the unit file {unit.source}",
+                why="updated from a unit file",  # the file's name stays in the GM's import entry
             )
             if entry is not None:
                 update_entries.append(entry)

@@ -333,3 +333,20 @@ def test_a_unit_list_of_nothing_says_to_choose_and_another_campaigns_battlefield
     assert (
         client.get(f"/c/{cast.campaign.code}/battles/battlefields/{elsewhere.code}/board/").status_code == 404
     )
+
+
+def test_an_entry_players_read_counts_the_units_left_out_without_naming_them(cast):
+    field = BattlefieldFactory(campaign=cast.campaign, name="Skirmish")
+    ours = record(cast.campaign, "Victor VTR-9K.mtf", name="Our Victor")
+    theirs = record(cast.campaign, "Tortuga TRT-2Q.mtf", name="Their Tortuga")
+    Unit.objects.filter(pk=ours.pk).update(shared=True)
+    place(ours, field, "0101")
+    place(theirs, field, "0102")
+    text = exported(field).replace(
+        "  </entity>", '    <location index="5" isDestroyed="true" /> Left Arm\n  </entity>', 1
+    )
+    entities = mul.parse_mul(text)
+    left = next(n for n, e in enumerate(entities) if "Tortuga" in e.chassis)
+    entry = services.result_apply(campaign=cast.campaign, entities=entities, chosen={left: ""}, actor=cast.gm)
+    assert entry.visibility == "everyone"
+    assert "Tortuga" not in entry.summary and "1 unit in the file not brought back." in entry.summary

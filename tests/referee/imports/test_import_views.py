@@ -292,6 +292,8 @@ def test_updating_the_existing_record_is_a_logged_change_that_undo_restores(cast
     assert [loc["armor"] for loc in victor.sheet["locations"] if loc["name"] == "Center Torso"] == [20]
     entry = LogEntry.objects.filter(campaign=cast.campaign).order_by("-seq").first()
     assert "Center Torso armour 31 → 20" in entry.summary
+    # A record players may see logs its update for them too: no file name in its words.
+    assert "updated from a unit file" in entry.summary and ".mtf" not in entry.summary
     play_services.log_entry_reverse(entry=entry, actor=cast.gm)
     victor.refresh_from_db()
     assert victor.sheet == before
