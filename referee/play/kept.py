@@ -9,7 +9,7 @@ renders the view's response with a placeholder where the visitor's CSRF token go
 keeps it. Either way the page gets this visitor's CSRF token and, where the page holds a
 form's request key (``REQUEST_KEY_PLACEHOLDER``), a request key of its own (a double click
 still returns the first roll; two tabs never share a key). A page without request keys
-gets an ``ETag`` naming the kept page and the visitor's CSRF secret, so Django's
+gets an ``ETag`` naming what the kept page says and the visitor's CSRF secret, so Django's
 ``ConditionalGetMiddleware`` answers a reload with 304.
 
 The request runs the whole middleware stack either way: the door's one statement says who
@@ -61,7 +61,10 @@ def _finish(request: HttpRequest, response: HttpResponse, html: str, cache_key: 
     response.content = fill(html, request)
     if cache_key is not None and REQUEST_KEY_PLACEHOLDER not in html:
         secret = request.META.get("CSRF_COOKIE", "")
-        response["ETag"] = quote_etag(hashlib.sha256(f"{cache_key}:{secret}".encode()).hexdigest()[:32])
+        # Named by what the page says, not by the key: the key holds the campaign's version,
+        # which a GM-only change moves too, and a player's reload must not tell them so.
+        digest = hashlib.sha256(f"{html}:{secret}".encode()).hexdigest()[:32]
+        response["ETag"] = quote_etag(digest)
         patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, ("Cookie",))  # the page is the session's reader's
     return response

@@ -126,3 +126,14 @@ def test_sharing_or_unsharing_a_record_moves_the_players_version(cast):
     assert shared != before
     assert gm.post(edit, ship_form(name="Coy", shared=False)).status_code == 302
     assert _player_version(player, cast) != shared
+
+
+def test_a_players_reload_stays_a_304_when_the_gm_changes_only_what_they_cannot_see(cast, stamped):
+    """The ETag names what the page says: a GM-only roll moves the campaign's version, and a
+    player's reload must not learn of it."""
+    client = cast.client("player")
+    url = reverse("campaigns:detail", args=[cast.campaign.code])
+    client.get(url)
+    kept = client.get(url)
+    quiet_roll(cast.campaign, cast.gm, visibility=Visibility.GM)
+    assert client.get(url, HTTP_IF_NONE_MATCH=kept["ETag"]).status_code == 304
