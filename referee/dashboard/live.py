@@ -275,7 +275,9 @@ async def live_stream(request: HttpRequest, code, *, gm_only: bool = False) -> H
         try:
             return await hub.member_role(request, code) == member
         except psycopg.Error:
-            return True  # the database is away: the listener reconnects, the next check decides
+            # Fail closed: the stream ends and the page falls back to its poll, which asks
+            # the door again (a removed reader is never kept on a check that cannot run).
+            return False
 
     async def events():
         try:
