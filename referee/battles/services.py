@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Prefetch, QuerySet
 
 from referee.campaigns.models import Campaign
-from referee.fleet.models import Ship, Unit
+from referee.fleet.models import Character, Ship, Unit
 from referee.play import sharing
 from referee.play.effects import ChangeRecorder
 from referee.play.models import LogEntry, Visibility
@@ -40,9 +41,18 @@ def sheet_of(record) -> dict:
     return current(record) or blank_for(record)
 
 
+# A unit list names each record's first crew member by name: read with the records, in one
+# query for the whole list, never one per record.
+CREWS = Prefetch("characters", queryset=Character.objects.order_by("name", "id"))
+
+
+def with_crews(records: QuerySet) -> QuerySet:
+    return records.prefetch_related(CREWS)
+
+
 def _crew_name(record) -> str:
     aboard = getattr(record, "characters", None)
-    first = aboard.order_by("name").first() if aboard is not None else None
+    first = next(iter(aboard.all()), None) if aboard is not None else None
     return first.name if first else ""
 
 
@@ -59,7 +69,11 @@ def outgoing(record) -> mul.Outgoing:
 
 def battlefield_forces(battlefield: Battlefield) -> list[Unit]:
     """The units standing on the battlefield's map."""
-    placed = UnitPlacement.objects.filter(battlefield=battlefield).select_related("unit")
+    placed = (
+        UnitPlacement.objects.filter(battlefield=battlefield)
+        .select_related("unit")
+        .prefetch_related(Prefetch("unit__characters", queryset=CREWS.queryset))
+    )
     return sorted((p.unit for p in placed), key=lambda u: u.name)
 
 
@@ -71,7 +85,7 @@ def readable_records(campaign: Campaign, role: str, user) -> dict[str, list]:
         records = model.objects.in_campaign(campaign)
         if role != "gm":
             records = records.filter(model.player_visible() | model.owned_by(user))
-        out[model._meta.model_name] = list(records.order_by("name"))
+        out[model._meta.model_name] = list(with_crews(records.order_by("name")))
     return out
 
 
@@ -362,8 +376,14 @@ def _by_name(entity: mul.Incoming, records: list, taken: set) -> object | None:
     return fits[0][0] if len(fits) == 1 else None  # none, or several alike: the GM chooses
 
 
-def _foreign(code: uuid.UUID, campaign: Campaign) -> bool:
-    return any(model.objects.filter(code=code).exclude(campaign=campaign).exists() for model in RECORD_MODELS)
+def _foreign(codes: set[uuid.UUID], campaign: Campaign) -> set[uuid.UUID]:
+    """Which of ``codes`` are another campaign's records (one query per record model)."""
+    found: set[uuid.UUID] = set()
+    for model in RECORD_MODELS:
+        if codes:
+            others = model.objects.filter(code__in=codes).exclude(campaign=campaign)
+            found |= set(others.values_list("code", flat=True))
+    return found
 
 
 def result_preview(
@@ -377,9 +397,11 @@ def result_preview(
     by_code = {r.code: r for r in records}
     taken: set[str] = set()
     rows: list[ResultRow] = []
+    foreign = _foreign(
+        {e.record_code for e in entities if e.record_code is not None} - set(by_code), campaign
+    )
     for entity in entities:
-        code = entity.record_code
-        if code is not None and code not in by_code and _foreign(code, campaign):
+        if entity.record_code in foreign:
             raise PlayError(
                 f"Line {entity.line}: the {entity.name} carries the id of a record that is not this "
                 "campaign's; this unit list was not written for it. Nothing was written."
@@ -559,8 +581,13 @@ def result_apply(
     preview = result_preview(campaign, entities, chosen)
     recorder = ChangeRecorder()
     touched = []
+    locked = {}
+    for model in RECORD_MODELS:  # every matched record locked in one query per record model
+        pks = [row.record.pk for row in preview.matched if isinstance(row.record, model)]
+        if pks:
+            locked.update({(model, r.pk): r for r in model.objects.select_for_update().filter(pk__in=pks)})
     for row in preview.matched:
-        record = type(row.record).objects.select_for_update().get(pk=row.record.pk)
+        record = locked[(type(row.record), row.record.pk)]
         row.record = record
         for name, value in sheet_updates(record, row.after):
             recorder.set(record, name, value)
