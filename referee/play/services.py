@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections import defaultdict
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
@@ -74,7 +75,9 @@ NEVER_SHOWN_TO_PLAYERS = {"membership", "invite"}
 def unseen_by_players(effects: list[dict]) -> bool:
     """Whether no change in ``effects`` touches what players can see: each changed record
     (still there) is one players cannot read, none became or stopped being shared, and
-    nothing of the campaign itself (its clock, its turn) changed."""
+    nothing of the campaign itself (its clock, its turn) changed. The records are read
+    together, one query per kind of record changed, however many changes there are."""
+    codes: dict[type, list] = defaultdict(list)
     for change in effects:
         if not isinstance(change, dict):
             return False
@@ -84,10 +87,14 @@ def unseen_by_players(effects: list[dict]) -> bool:
         if target == "campaign" or change.get("field") == "shared":
             return False
         try:
-            model = _model_for(str(target))
-            if model.objects.filter(code=change.get("code")).visible_to("player").exists():
+            codes[_model_for(str(target))].append(change.get("code"))
+        except PlayError:
+            return False
+    for model, named in codes.items():
+        try:
+            if model.objects.filter(code__in=named).visible_to("player").exists():
                 return False
-        except (PlayError, ValidationError, ValueError):
+        except (ValidationError, ValueError, TypeError):
             return False  # what cannot be told apart is counted as seen: the version moves
     return True
 
