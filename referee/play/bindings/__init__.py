@@ -66,6 +66,9 @@ class Context:
     extras: dict[str, Any] = field(default_factory=dict)
     outcome: rules.Outcome | None = None  # set once the procedure is resolved
     takes_time: str = ""  # the entry's sentence on what the outcome's time holds back
+    # What each binding's prefill read for these records: a form's page asks for its values,
+    # their sources and what they fix several times, and the records are read once.
+    prefills: dict[tuple, dict] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def clock(self) -> datetime:
@@ -171,7 +174,17 @@ class Binding:
     def _read(self, ctx: Context, *, unbound: bool = False) -> dict:
         """What the prefill gives: from the records in their roles, or (``unbound``, a form
         opened with none chosen) from the campaign alone, such as its year."""
-        return self.prefill(ctx) if self.prefill is not None and (ctx.objects or unbound) else {}
+        if self.prefill is None or not (ctx.objects or unbound):
+            return {}
+        # The same records (and extras) in their roles give the same values: read them once.
+        asked = (
+            self.procedure_id,
+            tuple((name, id(obj)) for name, obj in ctx.objects.items()),
+            tuple((name, id(obj)) for name, obj in ctx.extras.items()),
+        )
+        if asked not in ctx.prefills:
+            ctx.prefills[asked] = self.prefill(ctx)
+        return ctx.prefills[asked]
 
     def prefilled(self, ctx: Context, *, unbound: bool = False) -> dict:
         """The values the records in their roles give (what they cannot give left out)."""
