@@ -650,6 +650,24 @@ def _platoon(raw: Any) -> dict:
     return {**pair, "weapon": _text(p.get("weapon"), "The platoon's weapon", limit=80)}
 
 
+def _listed(names) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _no_such_facing(name: str, unit_type: str) -> str:
+    """The refusal of a facing the unit type has not, naming the facings it has: a
+    DropShip's four arcs, or the six facings of a JumpShip, WarShip or station."""
+    if unit_type == "dropship":
+        return f"A DropShip has no facing “{name}”: its facings are {_listed(DROPSHIP_FACINGS)}."
+    if unit_type in SHIP_TYPES:
+        kind = UNIT_TYPES[unit_type] if unit_type != "space_station" else "space station"
+        return f"A {kind} has no facing “{name}”: its facings are {_listed(SHIP_FACINGS)}."
+    return (
+        f"A ship has no facing “{name}”: a DropShip's are {_listed(DROPSHIP_FACINGS)}; a JumpShip's, "
+        f"WarShip's or station's are {_listed(SHIP_FACINGS)}."
+    )
+
+
 def _facings(raw: Any, unit_type: str = "") -> list[dict]:
     """A ship's armour by facing, exactly as given: a DropShip's four arcs (Nose, Left Side,
     Right Side, Aft) or the six facings of a JumpShip, WarShip or station. A side is never
@@ -660,7 +678,7 @@ def _facings(raw: Any, unit_type: str = "") -> list[dict]:
         f = _object(f, f"Facing {i + 1}", ("name", "armor", "armor_max"))
         name = _text(f.get("name"), f"Facing {i + 1}'s name")
         if name not in SHIP_FACINGS and name not in DROPSHIP_FACINGS:
-            raise SheetError(f"A ship has no facing “{name}”: its facings are {', '.join(SHIP_FACINGS)}.")
+            raise SheetError(_no_such_facing(name, unit_type))
         if name in by_name:
             raise SheetError(f"The facing {name} is listed twice.")
         by_name[name] = f

@@ -78,6 +78,32 @@ def test_a_dropships_four_arcs_stay_four_facings():
 
 
 @pytest.mark.parametrize(
+    ("unit_type", "said"),
+    [
+        ("dropship", "A DropShip has no facing “Port”: its facings are Nose, Left Side, Right Side and Aft."),
+        (
+            "jumpship",
+            "A JumpShip has no facing “Port”: its facings are Nose, Fore-left, Fore-right, Aft-left, "
+            "Aft-right and Aft.",
+        ),
+        ("space_station", "A space station has no facing “Port”: its facings are Nose, Fore-left,"),
+        (
+            "aerospace_fighter",
+            "A ship has no facing “Port”: a DropShip's are Nose, Left Side, Right Side and Aft; a "
+            "JumpShip's, WarShip's or station's are Nose, Fore-left, Fore-right, Aft-left, Aft-right and Aft.",
+        ),
+    ],
+)
+def test_a_facing_the_unit_type_has_not_is_refused_naming_the_facings_it_has(unit_type, said):
+    doc = {"unit_type": unit_type, "tonnage": 3500, "facings": [{"name": "Port", "armor": 10}]}
+    with pytest.raises(document.SheetError) as refused:
+        document.normalise(doc)
+    assert str(refused.value).startswith(said)
+    if unit_type == "dropship":
+        assert "Fore-left" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
     ("doc", "words"),
     [
         ("a sheet", "group of named values"),
