@@ -46,7 +46,7 @@ class PlayerRollForm(ProcedureForm):
         self.fields["request_key"] = forms.CharField(
             required=False, widget=forms.HiddenInput, initial=self._signer().sign(str(uuid.uuid4()))
         )
-        for name in players.gm_inputs(binding.procedure):
+        for name in players.gm_inputs(binding):
             self.fields[name].disabled = True
             self.fields[name].help_text = "Set by the GM for this campaign."
         for index, role in enumerate(binding.roles):

@@ -11,7 +11,6 @@ stands then and applies the effects (an entry of its own, undoable like any othe
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -56,18 +55,19 @@ def player_bindings() -> list[Binding]:
     ]
 
 
-# What marks an input as the GM's to set, in the rules contract: the GM's data (a table
-# or chart of the GM's, rows the books leave to the GM) and house-rule toggles.
-_GM_INPUT = re.compile(r"GM-data|\btoggle", re.IGNORECASE)
+# The kinds of input that are the GM's data whatever the procedure: a table or chart of the
+# campaign's.
+GM_KINDS = ("table2d6", "chart")
 
 
-def gm_inputs(procedure) -> list[str]:
+def gm_inputs(binding: Binding) -> list[str]:
     """The inputs of a procedure that are the GM's data or house-rule options, never the
-    roller's: on a player's form they are the campaign's, fixed by the server."""
+    roller's: its tables and charts, and those its binding declares the GM's. On a player's
+    form they are the campaign's, fixed by the server."""
     return [
         spec.name
-        for spec in procedure.contract.inputs
-        if spec.type.kind in ("table2d6", "chart") or _GM_INPUT.search(spec.help or "")
+        for spec in binding.procedure.contract.inputs
+        if spec.type.kind in GM_KINDS or spec.name in binding.gm_inputs
     ]
 
 

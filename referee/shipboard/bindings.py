@@ -76,6 +76,7 @@ def _hit_prefill(ctx: Context) -> dict:
 BINDINGS.add(
     Binding(
         "shipboard.bulkhead_hit",
+        gm_inputs=("frangible_capacity_damage",),
         roles=(STRUCK,),
         label="Shot hits it",
         prefill=_hit_prefill,
@@ -272,6 +273,7 @@ def _over_prefill(ctx: Context) -> dict:
 BINDINGS.add(
     Binding(
         "shipboard.over_penetration",
+        gm_inputs=("reduction",),
         roles=(Role("character", Character, "Character hit", targets=("character",)),),
         label="Over-penetration",
         prefill=_over_prefill,

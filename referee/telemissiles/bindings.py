@@ -34,6 +34,7 @@ def _maneuver_prefill(ctx: Context) -> dict:
 BINDINGS.add(
     Binding(
         "telemissile.maneuver",
+        gm_inputs=("fuel", "fire_factor"),
         roles=(MISSILE,),
         label="Thrust",
         prefill=_maneuver_prefill,

@@ -124,6 +124,7 @@ def terrain_rulings(ctx: Context, *, heat: bool = False) -> list[Ruling]:
 BINDINGS.add(
     Binding(
         "terrain.hex_modifiers",
+        gm_inputs=("base_custom", "custom_conditions"),
         roles=(HEX, Role("unit", Unit, "Unit entering or fired at", required=False)),
         label="Hex modifiers",
         prefill=_hex_prefill,
@@ -224,6 +225,7 @@ def _bog_prefill(ctx: Context) -> dict:
 BINDINGS.add(
     Binding(
         "terrain.bog_down",
+        gm_inputs=("swamp_mod",),
         roles=(UNIT, WHERE),
         label="Bog down",
         prefill=_bog_prefill,
@@ -348,6 +350,7 @@ def unit_heat(unit: Unit) -> dict:
 BINDINGS.add(
     Binding(
         "heat.expanded",
+        gm_inputs=("other_heat",),
         roles=(Role("unit", Unit, "'Mech", targets=("unit",), kinds=("battlemech",)), WHERE),
         label="Heat Phase",
         prefill=_heat_prefill,

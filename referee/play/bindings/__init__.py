@@ -170,6 +170,10 @@ class Binding:
     # Whether a record in the first role may take the roll at all, from its kind and sheet
     # (a fighter detects no emergence wave): its Roll… menu offers only what it may.
     offered: Callable[[models.Model], bool] | None = None
+    # The inputs that are the GM's data or house-rule options, never the roller's (a rule
+    # toggle, a row the books leave to the GM): a player's form shows the campaign's, fixed.
+    # The GM's tables and charts are the GM's by their type and need not be named here.
+    gm_inputs: tuple[str, ...] = ()
 
     def _read(self, ctx: Context, *, unbound: bool = False) -> dict:
         """What the prefill gives: from the records in their roles, or (``unbound``, a form

@@ -82,6 +82,7 @@ def _jump_after(ctx: Context, outcome, recorder) -> None:
 BINDINGS.add(
     Binding(
         "jump.malfunction",
+        gm_inputs=("static_discharge_keeps_charge",),
         roles=(Role("ship", Ship, "Jumping ship", targets=("ship",), kinds=JUMP_CAPABLE),),
         extras=(
             Extra("destination", StarSystem, "Destination", "Where the ship arrives if the jump goes ahead."),
@@ -118,6 +119,7 @@ def _after_charging(entry, campaign) -> NextStep | None:
 BINDINGS.add(
     Binding(
         "drive.charge",
+        gm_inputs=("simultaneous",),  # the hours aimed at are the roller's: a reactor charge needs them
         roles=(Role("ship", Ship, "Charging ship", targets=("ship",), kinds=JUMP_CAPABLE),),
         label="Charge drive",
         prefill=_charge_prefill,

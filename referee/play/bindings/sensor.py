@@ -132,6 +132,7 @@ def _ir_prefill(ctx: Context) -> dict:
 BINDINGS.add(
     Binding(
         "sensor.ir_signature",
+        gm_inputs=("dropship_factor",),
         roles=(Role("ship", Ship, "Arriving ship", targets=("ship",), kinds=("jumpship", "warship")),),
         label="IR signature of a jump",
         prefill=_ir_prefill,

@@ -40,11 +40,50 @@ def jump_post(ship, **extra) -> dict:
     return {"ship": str(ship.code), "action": "roll", "visibility": "everyone", **extra}
 
 
-def test_the_gms_data_and_house_rules_are_named_from_the_contract():
+def test_the_gms_data_and_house_rules_are_the_tables_and_what_the_binding_declares():
     from referee.play import families
 
     binding = families.binding("jump.malfunction")
-    assert players.gm_inputs(binding.procedure) == ["failed_jump_table", "static_discharge_keeps_charge"]
+    assert binding.gm_inputs == ("static_discharge_keeps_charge",)  # declared; the table by its type
+    assert players.gm_inputs(binding) == ["failed_jump_table", "static_discharge_keeps_charge"]
+
+
+def test_every_input_a_binding_declares_the_gms_is_one_of_its_procedure():
+    from referee.play import families
+
+    declared = [b for b in families.all_bindings() if b.gm_inputs]
+    assert {b.procedure_id for b in declared} >= {"jump.malfunction", "drive.charge", "telemissile.maneuver"}
+    for binding in declared:
+        names = {spec.name for spec in binding.procedure.contract.inputs}
+        assert set(binding.gm_inputs) <= names, binding.procedure_id
+
+
+def test_a_players_charge_form_fixes_the_gms_option_and_takes_the_hours_they_aim_at(cast, my_ship):
+    my_ship.drive_charged = False
+    my_ship.save()
+    client = cast.client("player")
+    url = reverse("play:player-roll", args=[cast.campaign.code, "drive.charge"])
+    page = client.get(url, {"ship": my_ship.code})
+    assert page.status_code == 200
+    fixed = [m for m in re.findall(r"<input\b[^>]*>", page.text) if 'name="simultaneous"' in m]
+    assert fixed and "disabled" in fixed[0]
+    assert page.text.count("Set by the GM for this campaign.") == 1
+    hours = [m for m in re.findall(r"<input\b[^>]*>", page.text) if 'name="target_hours"' in m]
+    assert hours and "disabled" not in hours[0]  # a reactor charge needs them
+    forged = {
+        "ship": str(my_ship.code),
+        "action": "roll",
+        "visibility": "everyone",
+        "system": "kf_drive",
+        "method": "reactor",
+        "target_hours": "1",
+        "simultaneous": "on",
+    }
+    response = client.post(url, forged, **htmx())
+    assert response.status_code == 200, response.text[:3000]
+    entry = LogEntry.objects.get(campaign=cast.campaign, procedure="drive.charge")
+    assert entry.actor == cast.player
+    assert entry.inputs["simultaneous"] is False and entry.inputs["target_hours"] == 1
 
 
 def test_a_players_roll_form_cannot_set_the_gms_table_or_house_rules(cast, my_ship):
