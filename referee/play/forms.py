@@ -9,7 +9,6 @@ import uuid
 from typing import Any
 
 from django import forms
-from django.forms.utils import ErrorDict
 
 import rules
 from referee.campaigns.forms import InputLimitsMixin
@@ -286,14 +285,7 @@ class ProcedureForm(InputLimitsMixin, forms.Form):
     def adds_a_row(self) -> bool:
         """Whether the form was posted by a list's *Add a row* button (not Roll): if so it is
         read, so that it shows again as typed, and shown without errors."""
-        if not self.is_bound or self.data.get(widgets.ADD_ROW) not in self.input_names:
-            return False
-        self.full_clean()
-        self._errors = ErrorDict()
-        for field in self.fields.values():
-            if isinstance(field, widgets.RowsField):
-                field.widget.cell_errors = {}
-        return True
+        return widgets.adds_a_row(self, self.input_names)
 
     def chosen_visibility(self) -> str | None:
         """Everyone or GM only when the GM chose so; None to follow sharing."""

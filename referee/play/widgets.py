@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.forms.utils import ErrorDict
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
@@ -30,6 +31,22 @@ from rules import schema
 from . import help_words, wording
 
 ADD_ROW = "add_row"  # the posted name of an "Add a row" button; its value names the input
+
+
+def adds_a_row(form: forms.Form, names) -> bool:
+    """Whether ``form`` was posted by the *Add a row* button of one of its lists ``names``
+    (not by its own button): if so it is read, so that it shows again as typed, and shown
+    without errors (a row is being filled in, nothing was asked of it yet)."""
+    if not form.is_bound or form.data.get(ADD_ROW) not in names:
+        return False
+    form.full_clean()
+    form._errors = ErrorDict()
+    for field in form.fields.values():
+        if hasattr(field.widget, "cell_errors"):  # a list's cells say nothing either
+            field.widget.cell_errors = {}
+    return True
+
+
 BLANK_ROWS = 2  # blank rows under a list's rows, to type new ones into
 MAX_BLANK_ROWS = 20  # however many times "Add a row" was pressed
 INDEX = r"(\d{1,4})"  # a row's number in a cell's name; anything longer names no row

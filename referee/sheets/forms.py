@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django import forms
-from django.forms.utils import ErrorDict
 
 from referee.campaigns.forms import InputLimitsMixin
 from referee.fleet.forms import CampaignScopedForm
@@ -120,13 +119,7 @@ class SheetListsForm(InputLimitsMixin, forms.Form):
 
     def adds_a_row(self) -> bool:
         """Posted by a list's *Add a row*: read (to show again as typed), without errors."""
-        if not self.is_bound or self.data.get(widgets.ADD_ROW) not in self.fields:
-            return False
-        self.full_clean()
-        self._errors = ErrorDict()
-        for field in self.fields.values():
-            field.widget.cell_errors = {}
-        return True
+        return widgets.adds_a_row(self, self.fields)
 
     def sheet(self) -> dict:
         """The sheet with its lists as typed (optional values left blank left out)."""

@@ -4,6 +4,7 @@ the GM's adjustments (bounds, undo) and designs."""
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 
 import pytest
@@ -388,6 +389,20 @@ class TestTheEditor:
         unit.refresh_from_db()
         assert unit.sheet["weapons"][0]["mount"] == "Body"
         assert unit.sheet["equipment"][-1]["size"] == 2.5
+
+    def test_add_a_row_shows_the_lists_as_typed_with_one_more_row_and_writes_nothing(self, cast):
+        unit = victor(cast)
+        n = len(unit.sheet["weapons"])
+        data = self.lists(unit.sheet, **{"weapons-0-count": "many", widgets.ADD_ROW: "weapons"})
+        response = self.post(cast, unit, data, action="lists")
+        assert response.status_code == 200
+        page = html.unescape(response.text)
+        assert 'value="many"' in page  # as typed, not yet checked
+        assert "Enter a whole number." not in page and 'class="error"' not in page
+        blank = int(data.get("weapons-blank", widgets.BLANK_ROWS))
+        assert len(re.findall(r'name="weapons-\d+-name"', page)) == n + blank + 1
+        unit.refresh_from_db()
+        assert unit.sheet == classes.victor_vtr_9k() and not LogEntry.objects.exists()
 
     def test_a_removed_row_leaves_the_sheet(self, cast):
         unit = victor(cast)
