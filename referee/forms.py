@@ -9,7 +9,9 @@ is a whole form (``{{ form }}``): its own errors, then each field's group. A for
 from __future__ import annotations
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.forms.renderers import TemplatesSetting
+from django.utils.deconstruct import deconstructible
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
@@ -54,3 +56,34 @@ class Select(forms.Select):
                 parts.append("\n  </optgroup>")
         parts.append("\n</select>")  # the template's output, stripped as Django strips it
         return mark_safe("".join(parts))  # every part went through format_html
+
+
+KB = 1024
+MB = 1024 * KB
+
+
+def size_in_words(limit: int) -> str:
+    """``2 MB``, ``700 KB``: a size limit as a GM reads it."""
+    return f"{limit // MB} MB" if limit >= MB and limit % MB == 0 else f"{limit // KB:,} KB"
+
+
+def too_large(limit: int, what: str) -> str:
+    """The refusal of a file over ``limit`` bytes, naming the limit: ``what`` is the kind of
+    file it should have been ("a board")."""
+    return f"The file is larger than {size_in_words(limit)}, the most {what} may be."
+
+
+@deconstructible
+class MaxUploadSize:
+    """A file field's validator: an upload over ``limit`` bytes is refused, saying the limit
+    (``too_large``), before any of it is read."""
+
+    def __init__(self, limit: int, what: str) -> None:
+        self.limit, self.what = limit, what
+
+    def __call__(self, upload) -> None:
+        if upload is not None and upload.size > self.limit:
+            raise ValidationError(too_large(self.limit, self.what), code="too_large")
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, MaxUploadSize) and (self.limit, self.what) == (other.limit, other.what)

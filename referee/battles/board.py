@@ -16,7 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from referee.forms import too_large
+
 MAX_BOARD_BYTES = 2 * 1024 * 1024
+WHAT = "a board"  # what a file too large should have been, in the refusal
 MAX_SIDE = 99  # the battlefield's hex numbers are four digits
 MIN_LEVEL, MAX_LEVEL = -20, 50
 
@@ -260,7 +263,7 @@ def parse_board(data: bytes | str) -> ReadBoard:
     """The board, or ``BoardError`` naming the line and the problem."""
     raw = data.encode() if isinstance(data, str) else data
     if len(raw) > MAX_BOARD_BYTES:
-        raise BoardError(f"The file is larger than {MAX_BOARD_BYTES // (1024 * 1024)} MB; a board never is.")
+        raise BoardError(too_large(MAX_BOARD_BYTES, WHAT))
     if b"\x00" in raw:
         raise BoardError("The file holds NUL bytes: it is not a MegaMek board.")
     try:

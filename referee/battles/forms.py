@@ -9,20 +9,17 @@ import zlib
 
 from django import forms
 
+from referee.forms import MaxUploadSize
+
 from . import board, mul
-
-
-def _within(upload, limit: int, what: str):
-    if upload.size > limit:
-        size = f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit // 1024} KB"
-        raise forms.ValidationError(f"The file is larger than {size}; {what} never is.")
-    return upload
 
 
 class BoardUploadForm(forms.Form):
     prefix = "board"  # the battle page holds both upload forms
     file = forms.FileField(
-        label="MegaMek board", help_text="A .board file, as MegaMek's board editor saves it."
+        label="MegaMek board",
+        help_text="A .board file, as MegaMek's board editor saves it.",
+        validators=[MaxUploadSize(board.MAX_BOARD_BYTES, board.WHAT)],
     )
     name = forms.CharField(
         label="Battlefield name",
@@ -31,19 +28,14 @@ class BoardUploadForm(forms.Form):
         help_text="Leave blank to name it after the file.",
     )
 
-    def clean_file(self):
-        return _within(self.cleaned_data["file"], board.MAX_BOARD_BYTES, "a board")
-
 
 class ResultUploadForm(forms.Form):
     prefix = "result"
     file = forms.FileField(
         label="MegaMek unit list",
         help_text="The .mul MegaMek saved after the battle (or a unit list saved from its lobby).",
+        validators=[MaxUploadSize(mul.MAX_MUL_BYTES, mul.WHAT)],
     )
-
-    def clean_file(self):
-        return _within(self.cleaned_data["file"], mul.MAX_MUL_BYTES, "a unit list of a battle")
 
 
 def pack(raw: bytes) -> str:

@@ -32,7 +32,10 @@ from xml.sax.saxutils import quoteattr
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser, ParseError
 
+from referee.forms import too_large
+
 MAX_MUL_BYTES = 700 * 1024  # carried back through the Apply form (its fields hold 1 MB)
+WHAT = "a unit list of a battle"  # what a file too large should have been, in the refusal
 MAX_ENTITIES = 500
 MAX_DEPTH = 8  # record > section > entity > location > slot is five deep
 MAX_ELEMENTS = 100_000
@@ -435,9 +438,7 @@ def parse_mul(data: bytes | str) -> list[Incoming]:
     """Every entity of a unit list or battle record, or ``MulError`` naming the line and problem."""
     raw = data.encode() if isinstance(data, str) else data
     if len(raw) > MAX_MUL_BYTES:
-        raise MulError(
-            f"The file is larger than {MAX_MUL_BYTES // 1024} KB; a unit list of a battle never is."
-        )
+        raise MulError(too_large(MAX_MUL_BYTES, WHAT))
     if b"\x00" in raw:
         raise MulError("The file holds NUL bytes: it is not a MegaMek unit list.")
     builder = _LinedBuilder()

@@ -6,10 +6,12 @@ import uuid
 
 from django import forms
 
+from referee.forms import MaxUploadSize
 from referee.unitfiles.files import MAX_ZIP_BYTES
 from referee.unitfiles.text import MAX_FILE_BYTES
 
 MAX_UPLOADS = 50
+TOO_LARGE = MaxUploadSize(MAX_ZIP_BYTES, "a unit file or a zip of them")
 PENDING_LIMIT = 1_500_000  # characters of the signed units kept between asking and answering
 
 
@@ -28,11 +30,7 @@ class MultipleFileField(forms.FileField):
             raise forms.ValidationError(f"Choose at most {MAX_UPLOADS} files at once (or put them in a zip).")
         cleaned = [super(MultipleFileField, self).clean(item, initial) for item in items]
         for item in cleaned:
-            if item.size > MAX_ZIP_BYTES:
-                raise forms.ValidationError(
-                    f"{item.name[:80]} is {item.size // (1024 * 1024)} MB; a file or zip may be at most "
-                    f"{MAX_ZIP_BYTES // (1024 * 1024)} MB."
-                )
+            TOO_LARGE(item)
         return cleaned
 
 

@@ -251,7 +251,10 @@ def test_the_dashboard_and_the_players_page_offer_the_unit_lists(battle, cast):
 def test_a_unit_list_too_large_is_refused_before_it_is_read(battle, cast):
     response = _preview_post(cast.client("gm"), cast, "<unit>" + " " * (mul.MAX_MUL_BYTES + 10) + "</unit>")
     assert response.status_code == 422
-    assert "The file is larger than 700 KB; a unit list of a battle never is." in response.content.decode()
+    assert (
+        "The file is larger than 700 KB, the most a unit list of a battle may be."
+        in response.content.decode()
+    )
     assert not LogEntry.objects.exists()
 
 
