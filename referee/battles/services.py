@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Prefetch, QuerySet
 
 from referee.campaigns.models import Campaign
+from referee.campaigns.names import free_name
 from referee.fleet.models import Character, Ship, Unit
 from referee.play import sharing
 from referee.play.effects import ChangeRecorder
@@ -186,14 +187,8 @@ def board_export(battlefield: Battlefield) -> tuple[str, list[str]]:
 
 
 def _free_battlefield_name(campaign: Campaign, wanted: str) -> str:
-    taken = set(Battlefield.objects.in_campaign(campaign).values_list("name", flat=True))
-    name, number = wanted[:120] or "MegaMek board", 1
-    candidate = name
-    while candidate in taken:
-        number += 1
-        suffix = f" ({number})"
-        candidate = name[: 120 - len(suffix)] + suffix
-    return candidate
+    taken = Battlefield.objects.in_campaign(campaign).values_list("name", flat=True)
+    return free_name(wanted or "MegaMek board", taken, suffix=" ({})")
 
 
 @transaction.atomic

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from django.db import transaction
 
 from referee.campaigns.models import Campaign
+from referee.campaigns.names import free_name
 from referee.play.models import LogEntry
 from referee.play.services import procedure_resolve, record_created
 
@@ -16,15 +17,13 @@ from .models import BoobyTrap, WeaponChart
 def weapon_chart_copy(*, chart: WeaponChart, actor=None) -> WeaponChart:
     """A copy the GM can change without touching the original (or the traps using it)."""
     with transaction.atomic():
-        taken = set(
+        wanted = f"Copy of {chart.name}"
+        taken = (
             WeaponChart.objects.in_campaign(chart.campaign)
-            .filter(name__istartswith=f"Copy of {chart.name}"[:120])
+            .filter(name__istartswith=wanted[:100])
             .values_list("name", flat=True)
         )
-        taken = {n.lower() for n in taken}
-        name, n = f"Copy of {chart.name}"[:120], 2
-        while name.lower() in taken:
-            name, n = f"Copy of {chart.name} ({n})"[:120], n + 1
+        name = free_name(wanted, taken, suffix=" ({})")
         copy = WeaponChart(
             campaign=chart.campaign,
             name=name,

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from referee.campaigns.models import Campaign
+from referee.campaigns.names import free_name
 from referee.fleet.models import Ship, ShipKind, Unit, UnitKind
 from referee.play.models import LogEntry, Visibility
 from referee.play.services import RECORDS_IMPORT, PlayError, log_append
@@ -88,16 +89,11 @@ def existing_records(campaign: Campaign, units: Sequence[ReadUnit]) -> dict[int,
     return {i: found[_same_design(u.doc)] for i, u in enumerate(units) if _same_design(u.doc) in found}
 
 
-def _numbered(name: str, taken: set[str]) -> str:
-    """The name with the first free “#n” (from #2) after it."""
-    number = 2
-    while True:
-        suffix = f" #{number}"
-        candidate = name[: 120 - len(suffix)] + suffix
-        if candidate not in taken:
-            taken.add(candidate)
-            return candidate
-        number += 1
+def _claimed(name: str, taken: set[str], **numbering) -> str:
+    """A free name (``free_name``), taken from then on by the import's later records."""
+    candidate = free_name(name, taken, **numbering)
+    taken.add(candidate)
+    return candidate
 
 
 def record_for(campaign: Campaign, doc: dict) -> Unit | Ship:
@@ -124,16 +120,6 @@ def record_for(campaign: Campaign, doc: dict) -> Unit | Ship:
     if unit_type == "aerospace_fighter":
         ship.fighters = 1
     return ship
-
-
-def _free_name(name: str, taken: set[str]) -> str:
-    candidate, number = name, 1
-    while candidate in taken:
-        number += 1
-        suffix = f" ({number})"
-        candidate = name[: 120 - len(suffix)] + suffix
-    taken.add(candidate)
-    return candidate
 
 
 @transaction.atomic
@@ -197,13 +183,14 @@ def unit_files_import(
             continue
         label = document.UNIT_TYPES[doc["unit_type"]]
         if as_designs:
-            name = _free_name(document.display_name(doc)[:120] or "Unnamed design", taken)
+            wanted = document.display_name(doc)[:120] or "Unnamed design"
+            name = _claimed(wanted, taken, suffix=" ({})")
             obj = Design(campaign=campaign, name=name, unit_type=doc["unit_type"], document=doc)
             label = f"{label} design"
         else:
             obj = record_for(campaign, doc)
             if index in there:  # a second copy of a record already there
-                obj.name = _numbered(obj.name, taken)
+                obj.name = _claimed(obj.name, taken, suffix=" #{}", bare=False)
         try:
             obj.clean_fields(exclude=["campaign"])
             obj.clean()

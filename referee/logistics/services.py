@@ -7,6 +7,7 @@ import copy
 from django.db import transaction
 
 from referee.campaigns.models import Campaign
+from referee.campaigns.names import free_name
 from referee.fleet.models import Character, Unit
 from rules.tables import characters as templates
 
@@ -19,15 +20,10 @@ class TemplateError(ValueError):
 
 def _free_name(campaign: Campaign, base: str) -> str:
     """``base``, or ``base 2``, ``base 3``... so one-click recruits can be told apart."""
-    taken = set(
-        Character.objects.in_campaign(campaign).filter(name__startswith=base).values_list("name", flat=True)
+    taken = (
+        Character.objects.in_campaign(campaign).filter(name__istartswith=base).values_list("name", flat=True)
     )
-    if base not in taken:
-        return base
-    n = 2
-    while f"{base} {n}" in taken:
-        n += 1
-    return f"{base} {n}"
+    return free_name(base, taken)
 
 
 @transaction.atomic

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from referee.campaigns.names import free_name
 from referee.fleet.forms import CampaignScopedForm
 from rules.tables import shipboard as tables
 
@@ -100,13 +101,5 @@ class SurfaceForm(CampaignScopedForm):
 def next_surface_name(compartment: Compartment, surface_type: str, exclude: int | None = None) -> str:
     """``Door``, then ``Door 2``, ``Door 3``...: the first free name for its type."""
     base = SurfaceType(surface_type).label if surface_type != SurfaceType.CUSTOM else "Object"
-    taken = set(
-        Surface.objects.filter(compartment=compartment).exclude(pk=exclude).values_list("name", flat=True)
-    )
-    taken = {n.lower() for n in taken}
-    if base.lower() not in taken:
-        return base
-    n = 2
-    while f"{base} {n}".lower() in taken:
-        n += 1
-    return f"{base} {n}"
+    taken = Surface.objects.filter(compartment=compartment).exclude(pk=exclude).values_list("name", flat=True)
+    return free_name(base, taken)
