@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.forms import too_large
 from referee.sheets.document import SheetError, normalise
 
 from .blk import read_blk, write_blk
@@ -149,12 +150,7 @@ def _read_one(source: str, data: bytes | str, batch: Batch) -> None:
 
 def _read_zip(source: str, data: bytes, batch: Batch) -> None:
     if len(data) > MAX_ZIP_BYTES:
-        batch.failed.append(
-            UnitFileError(
-                f"the zip is {len(data) // (1024 * 1024)} MB; at most {MAX_ZIP_BYTES // (1024 * 1024)} MB.",
-                source=source,
-            )
-        )
+        batch.failed.append(UnitFileError(too_large(MAX_ZIP_BYTES, "a zip of unit files"), source=source))
         return
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from referee.forms import too_large
+
 from .errors import UnitFileError
 
 MAX_FILE_BYTES = 512 * 1024
@@ -27,9 +29,7 @@ def decode(data: bytes | str) -> str:
         text = data
     else:
         if len(data) > MAX_FILE_BYTES:
-            raise UnitFileError(
-                f"The file is {len(data) // 1024:,} KB; a unit file can be at most {MAX_FILE_BYTES // 1024} KB."
-            )
+            raise UnitFileError(too_large(MAX_FILE_BYTES, "a unit file"))
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
         try:
