@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, prefetch_related_objects
 
 from referee.campaigns.models import Campaign
 from referee.campaigns.names import free_name
@@ -42,13 +42,9 @@ def sheet_of(record) -> dict:
     return current(record) or blank_for(record)
 
 
-# A unit list names each record's first crew member by name: read with the records, in one
-# query for the whole list, never one per record.
+# A unit list names each record's first crew member by name: read for the whole list in one
+# query per record type, never one per record.
 CREWS = Prefetch("characters", queryset=Character.objects.order_by("name", "id"))
-
-
-def with_crews(records: QuerySet) -> QuerySet:
-    return records.prefetch_related(CREWS)
 
 
 def _crew_name(record) -> str:
@@ -70,11 +66,7 @@ def outgoing(record) -> mul.Outgoing:
 
 def battlefield_forces(battlefield: Battlefield) -> list[Unit]:
     """The units standing on the battlefield's map."""
-    placed = (
-        UnitPlacement.objects.filter(battlefield=battlefield)
-        .select_related("unit")
-        .prefetch_related(Prefetch("unit__characters", queryset=CREWS.queryset))
-    )
+    placed = UnitPlacement.objects.filter(battlefield=battlefield).select_related("unit")
     return sorted((p.unit for p in placed), key=lambda u: u.name)
 
 
@@ -86,7 +78,7 @@ def readable_records(campaign: Campaign, role: str, user) -> dict[str, list]:
         records = model.objects.in_campaign(campaign)
         if role != "gm":
             records = records.filter(model.player_visible() | model.owned_by(user))
-        out[model._meta.model_name] = list(with_crews(records.order_by("name")))
+        out[model._meta.model_name] = list(records.order_by("name"))
     return out
 
 
@@ -109,6 +101,8 @@ def records_by_code(campaign: Campaign, codes, role: str = "gm", user=None) -> l
 def mul_export(records: list) -> tuple[str, list[str]]:
     if not records:
         raise PlayError("Choose at least one unit or ship for the unit list.")
+    for model in RECORD_MODELS:
+        prefetch_related_objects([r for r in records if isinstance(r, model)], CREWS)
     return mul.write_mul([outgoing(r) for r in records])
 
 
