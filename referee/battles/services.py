@@ -573,8 +573,9 @@ def result_apply(
     locked = {}
     for model in RECORD_MODELS:  # every matched record locked in one query per record model
         pks = [row.record.pk for row in preview.matched if isinstance(row.record, model)]
-        if pks:
-            locked.update({(model, r.pk): r for r in model.objects.select_for_update().filter(pk__in=pks)})
+        if pks:  # in one order, so that two results applied at once wait rather than deadlock
+            rows = model.objects.select_for_update().filter(pk__in=pks).order_by("pk")
+            locked.update({(model, r.pk): r for r in rows})
     for row in preview.matched:
         record = locked[(type(row.record), row.record.pk)]
         row.record = record
