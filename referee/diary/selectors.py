@@ -13,7 +13,14 @@ from datetime import datetime
 
 from referee.campaigns.models import Campaign
 from referee.play import wording
-from referee.play.models import RULED_WORDS, RULINGS, WAITING_WORDS, LogEntry, Numbering, Visibility
+from referee.play.models import (
+    WAITING_WORDS,
+    LogEntry,
+    Numbering,
+    Visibility,
+    read_rulings,
+    ruled_by,
+)
 
 # A record added, imported or deleted is one line: its fields stay on the entry's page.
 ONE_LINE = ("record.create", "record.delete", "records.import")
@@ -82,14 +89,8 @@ def evening(
     if len(entries) > MAX_ENTRIES:
         raise DiaryError(f"That range holds more than {MAX_ENTRIES:,} entries: choose fewer turns or days.")
     numbering = Numbering.for_campaign(campaign, user) if role != "gm" else None
-    rulings = LogEntry.objects.filter(
-        refers_to__in=[e.pk for e in entries if "@awaiting_gm" in (e.inputs or {})], procedure__in=RULINGS
-    )
-    ruled = {}
-    for ruling in rulings.visible_to(role, user):
-        number = ruling.seq if numbering is None else numbering.number(ruling.seq)
-        if number is not None:
-            ruled[ruling.refers_to_id] = f"{RULED_WORDS[ruling.procedure]} #{number}"
+    read_rulings(entries, role, user)
+    ruled = {e.pk: words for e in entries if (words := ruled_by(e, role, user, numbering))}
     lines, turn, time = [], None, None
     for entry in entries:
         number = entry.seq if numbering is None else numbering.number(entry.seq)

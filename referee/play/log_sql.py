@@ -15,7 +15,7 @@ from psycopg.adapt import Loader
 
 from referee.campaigns.models import Campaign
 
-from .models import LogEntry, Numbering
+from .models import RULINGS, LogEntry, Numbering, ruled_by_sql
 
 BATCH = 2000  # entries per query: memory holds one batch's text, whatever the log's length
 # Entries per batch of the chain check, which parses each batch whole (orjson's reading of
@@ -133,9 +133,8 @@ class Selection:
         undone_by = f"(SELECT {self.number('u')} FROM {LOG} u WHERE u.reversal_of_id = e.id{readable})"
         # A player's roll that waited for the GM: "accepted by #33", "rejected by #34".
         ruled = " AND " + self.readable("r") if self.role != "gm" else ""
-        ruled_by = f"""CASE WHEN e.inputs ? '@awaiting_gm' THEN (SELECT CASE r.procedure
-                WHEN 'roll.accept' THEN 'accepted by #' ELSE 'rejected by #' END || {self.number("r")}
-            FROM {LOG} r WHERE r.refers_to_id = e.id AND r.procedure IN ('roll.accept', 'roll.reject'){ruled}
+        ruled_by = f"""CASE WHEN e.inputs ? '@awaiting_gm' THEN (SELECT {ruled_by_sql("r.procedure", self.number("r"))}
+            FROM {LOG} r WHERE r.refers_to_id = e.id AND r.procedure IN {RULINGS}{ruled}
             ORDER BY r.seq LIMIT 1) END"""
         reversed_seq = f"(SELECT r.seq FROM {LOG} r WHERE r.id = e.reversal_of_id)"
         reversed_hash = f"(SELECT r.hash FROM {LOG} r WHERE r.id = e.reversal_of_id)"

@@ -323,23 +323,31 @@ class LogEntry(CampaignScoped):
         """A blind roll whose result only the GM has seen so far."""
         return self.visibility == Visibility.BLIND and self.revealed_at is None
 
+    def ruling_for(self, role: str | None, user=None) -> LogEntry | None:
+        """The GM's Accept or Reject of this player's roll, if there is one the reader may
+        read: a GM-only ruling of a blind roll is no ruling at all to a player, whose roll
+        still reads "waiting for the GM" (read once per reader)."""
+        if "@awaiting_gm" not in (self.inputs or {}):
+            return None
+        key = _ruling_key(role, user)
+        if key not in self.__dict__.get("_rulings", {}):
+            read_rulings([self], role, user)
+        return self.__dict__["_rulings"][key]
+
+    def awaiting_gm_for(self, role: str | None, user=None) -> bool:
+        """A player's roll that waits for the GM's Accept or Reject (``referee.play.players``),
+        as the reader may know: while they may read no ruling of it."""
+        return "@awaiting_gm" in (self.inputs or {}) and self.ruling_for(role, user) is None
+
     @property
     def awaiting_gm(self) -> bool:
-        """A player's roll that waits for the GM's Accept or Reject (``referee.play.players``)."""
-        return "@awaiting_gm" in (self.inputs or {}) and self.ruling is None
+        """``awaiting_gm_for`` any player: the pages ask it for their reader."""
+        return self.awaiting_gm_for("player")
 
     @property
     def ruling(self) -> LogEntry | None:
-        """The GM's Accept or Reject of this player's roll, once there is one (read once)."""
-        if "@awaiting_gm" not in (self.inputs or {}):
-            return None
-        if "_ruling" not in self.__dict__:
-            self.__dict__["_ruling"] = (
-                self.replies.filter(procedure__in=RULINGS)
-                .only("seq", "procedure", "visibility", "revealed_at")
-                .first()
-            )
-        return self.__dict__["_ruling"]
+        """``ruling_for`` any player: the pages ask it for their reader."""
+        return self.ruling_for("player")
 
     @property
     def is_note(self) -> bool:
@@ -416,6 +424,57 @@ class LogEntry(CampaignScoped):
 RULINGS = ("roll.accept", "roll.reject")
 RULED_WORDS = {"roll.accept": "accepted by", "roll.reject": "rejected by"}
 WAITING_WORDS = "waiting for the GM to accept it."
+
+
+def ruled_by(entry: LogEntry, role: str | None, user=None, numbering: Numbering | None = None) -> str:
+    """ "accepted by #33" or "rejected by #34": the ruling on a player's roll that waited for
+    the GM, as its reader may read it (``LogEntry.ruling_for``), numbered as the reader
+    numbers entries (the players' ``Numbering``, made when not given); empty while it waits,
+    or while the reader may read no ruling of it. The logs, the entry page and the diary
+    word it here; the exports in SQL from the same words (``ruled_by_sql``)."""
+    ruling = entry.ruling_for(role, user)
+    if ruling is None:
+        return ""
+    if role == "gm":
+        number = ruling.seq
+    else:
+        numbering = numbering or Numbering.for_campaign(entry.campaign, user)
+        number = numbering.number(ruling.seq)
+        if number is None:
+            return ""
+    return f"{RULED_WORDS[ruling.procedure]} #{number}"
+
+
+def ruled_by_sql(procedure: str, number: str) -> str:
+    """``ruled_by``'s words in SQL, for the exports: the ruling's ``procedure`` column and
+    its ``number`` as the reader numbers it."""
+    cases = " ".join(f"WHEN '{p}' THEN '{words} #'" for p, words in RULED_WORDS.items())
+    return f"(CASE {procedure} {cases} END || {number})"
+
+
+def _ruling_key(role: str | None, user) -> tuple:
+    return ("gm", None) if role == "gm" else (role, _reader_id(user))
+
+
+def read_rulings(entries, role: str | None, user=None) -> None:
+    """Read the rulings ``role`` may read of every waiting roll among ``entries`` in one
+    query, so ``ruled_by`` asks nothing more for each (the diary's many lines)."""
+    entries = [e for e in entries if "@awaiting_gm" in (e.inputs or {})]
+    if not entries:
+        return
+    key = _ruling_key(role, user)
+    found: dict[int, LogEntry] = {}
+    if role in ("gm", "player"):
+        rulings = (
+            LogEntry.objects.filter(refers_to__in=[e.pk for e in entries], procedure__in=RULINGS)
+            .visible_to(role, user)
+            .exclude(visibility=Visibility.BLIND, revealed_at__isnull=True)
+            .only("seq", "procedure", "visibility", "revealed_at", "refers_to")
+            .order_by("-seq")
+        )
+        found = {r.refers_to_id: r for r in rulings}
+    for entry in entries:
+        entry.__dict__.setdefault("_rulings", {})[key] = found.get(entry.pk)
 
 
 HEAD_FORMAT = "referee-log-head/1"

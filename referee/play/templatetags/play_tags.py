@@ -2,8 +2,8 @@
 
 from django import template
 
-from referee.play import markdown, wording
-from referee.play.models import RULED_WORDS, WAITING_WORDS, Numbering
+from referee.play import markdown, models, wording
+from referee.play.models import WAITING_WORDS, Numbering
 from referee.play.selectors import named_codes, records_seen
 
 register = template.Library()
@@ -129,27 +129,35 @@ def entry_text(context, entry, key: str) -> str:
     return text
 
 
+def _reader(context) -> tuple[str, object]:
+    """Who reads the page: their role and, for a player, who they are."""
+    user = getattr(context.get("request"), "user", None) or context.get("reader")
+    return (context.get("role") or "player"), (user if getattr(user, "pk", None) else None)
+
+
+@register.simple_tag(takes_context=True)
+def awaiting(context, entry) -> bool:
+    """Whether a player's roll still waits for the GM as the reader may know: while they
+    may read no ruling of it (a GM-only ruling of a blind roll leaves it waiting for players)."""
+    return bool(getattr(entry, "pk", None)) and entry.awaiting_gm_for(*_reader(context))
+
+
 @register.simple_tag(takes_context=True)
 def ruled_by(context, entry) -> str:
-    """ "accepted by #33" or "rejected by #34" for a player's roll the GM has ruled on, with
-    the ruling's number as the reader numbers it; empty while it waits, or for a reader
-    who may not see the ruling."""
-    ruling = entry.ruling if getattr(entry, "pk", None) else None
-    if ruling is None:
+    """ "accepted by #33" or "rejected by #34" as the reader reads it (``models.ruled_by``)."""
+    if not getattr(entry, "pk", None):
         return ""
-    if (context.get("role") or "player") == "gm":
-        number = ruling.seq
-    else:
+    role, user = _reader(context)
+    numbering = None
+    if entry.ruling_for(role, user) is None:
+        return ""  # nothing to number
+    if role != "gm":
         numbering = context.render_context.get("player_numbering")
         if numbering is None:
-            user = getattr(context.get("request"), "user", None)
             campaign = context.get("campaign") or entry.campaign
-            numbering = Numbering.for_campaign(campaign, user if getattr(user, "pk", None) else None)
+            numbering = Numbering.for_campaign(campaign, user)
             context.render_context["player_numbering"] = numbering
-        number = numbering.number(ruling.seq)
-        if number is None:
-            return ""
-    return f"{RULED_WORDS[ruling.procedure]} #{number}"
+    return models.ruled_by(entry, role, user, numbering)
 
 
 @register.simple_tag(takes_context=True)
