@@ -17,7 +17,7 @@ from . import selectors, services
 
 def _int(value: str | None) -> int | None:
     value = (value or "").strip()
-    return int(value) if value.isdigit() and len(value) <= 9 else None
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
 
 
 def _panel(

@@ -22,7 +22,7 @@ def _turn(request, name: str) -> int | None:
     value = request.GET.get(name, "").strip()
     if not value:
         return None
-    if not value.isdigit() or len(value) > 9:
+    if not (value.isascii() and value.isdigit()) or len(value) > 9:
         raise selectors.DiaryError("Give turns as whole numbers from 1, e.g. 3.")
     return int(value)
 

@@ -61,6 +61,16 @@ def test_superscript_digits_are_not_a_number(cast):
     assert not LogEntry.objects.filter(campaign=cast.campaign).exists()
 
 
+@pytest.mark.parametrize("value", ["²", "٣", "３", "①"])
+def test_the_diary_and_the_desk_refuse_numbers_in_other_digits_in_words(cast, value):
+    client = cast.client("gm")
+    code = cast.campaign.code
+    diary = client.get(reverse("diary:evening", args=[code]), {"from_turn": value})
+    assert diary.status_code == 400 and "whole numbers" in diary.text
+    desk = client.post(reverse("desk:act", args=[code]), {"action": "accept", "seq": value}, **htmx())
+    assert desk.status_code == 409 and "Choose what to do from the desk" in desk.text
+
+
 @pytest.mark.parametrize("value", ["²", "٣", "①"])
 def test_a_number_in_a_url_in_other_digits_never_answers_500(cast, value):
     client = cast.client("gm")
