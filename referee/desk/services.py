@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from referee.campaigns.models import Campaign
-from referee.clock.services import clock_to_next_event
+from referee.clock.services import due_events_complete
 from referee.fleet.models import Ship
 from referee.play import pending, players
 from referee.play.effects import ChangeRecorder
@@ -23,8 +23,7 @@ def desk_act(
     """Accept or reject a waiting roll, apply or dismiss a change left to the GM, or
     complete the events that are due. Raises PlayError / pending.EffectError in words."""
     if action == "complete":
-        entries = clock_to_next_event(campaign=campaign, actor=actor)
-        return entries[-1] if entries else None
+        return due_complete(campaign=campaign, actor=actor)
     if action not in ACTIONS or seq is None:
         raise PlayError("Choose what to do from the desk.")
     entry = LogEntry.objects.filter(campaign=campaign, seq=seq).first()
@@ -42,6 +41,19 @@ def desk_act(
         return pending.pending_effect_dismiss(entry=entry, number=number, actor=actor)
     except LookupError as missing:
         raise PlayError(str(missing)) from None
+
+
+@transaction.atomic
+def due_complete(*, campaign: Campaign, actor) -> LogEntry:
+    """Complete the events whose due time the clock has reached, each its own entry, in due
+    order; the clock stays where it is (moving it is the clock panel's choice, not the desk's)."""
+    campaign = campaign_lock(campaign)
+    entries = due_events_complete(campaign=campaign, actor=actor)
+    if not entries:
+        raise PlayError(
+            "Nothing is due yet: no event's due time has come. Advance the clock to bring the next one."
+        )
+    return entries[-1]
 
 
 @transaction.atomic

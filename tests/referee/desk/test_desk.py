@@ -77,6 +77,20 @@ def test_complete_what_is_due_from_the_desk(cast):
     assert ship.drive_charged
 
 
+def test_complete_what_is_due_never_moves_the_clock(cast):
+    ship = ShipFactory(campaign=cast.campaign, name="Acheron")
+    charge(cast, ship, hours=160)
+    advance(cast, 100)  # 60 hours still to go: nothing is due
+    cast.campaign.refresh_from_db()
+    clock, entries = cast.campaign.clock, LogEntry.objects.count()
+    response = act(cast, action="complete")
+    assert response.status_code == 409 and "Nothing is due yet" in response.text
+    cast.campaign.refresh_from_db()
+    ship.refresh_from_db()
+    assert cast.campaign.clock == clock and LogEntry.objects.count() == entries
+    assert not ship.drive_charged
+
+
 @pytest.mark.parametrize(
     "data",
     [
