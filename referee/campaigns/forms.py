@@ -148,20 +148,19 @@ class ThrottledSignIn:
     def clean(self):
         username = self.cleaned_data.get("username") or ""
         address = throttle.client_address(self.request)
-        refused = None
-        with throttle.judging(username=username, address=address):
-            if message := throttle.refusal(username=username, address=address):
-                raise ValidationError(message, code="throttled")
-            try:
-                cleaned = super().clean()
-            except ValidationError as error:  # recorded in this transaction, raised after it
-                refused = error
-                if error.code == "invalid_login":
-                    throttle.failure_record(username=username, address=address)
-            else:
-                throttle.success_record(username=username)
-        if refused is not None:
-            raise refused
+        message, attempt = throttle.attempt_begin(username=username, address=address)
+        if message:
+            raise ValidationError(message, code="throttled")
+        try:
+            cleaned = super().clean()  # the password is hashed here, with no lock held
+        except ValidationError as error:
+            if error.code != "invalid_login":  # a wrong password stays counted
+                throttle.attempt_forget(attempt)
+            raise
+        except BaseException:
+            throttle.attempt_forget(attempt)
+            raise
+        throttle.success_record(username=username)
         return cleaned
 
 

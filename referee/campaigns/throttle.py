@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import ipaddress
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
@@ -42,12 +40,16 @@ def _normal(username: str) -> str:
     return (username or "").strip().lower()[:150]
 
 
-@contextmanager
-def judging(*, username: str, address: str | None) -> Iterator[None]:
-    """One sign-in judged at a time per account and per address: the check of the count,
-    the password's and the failure's record hold a transaction's advisory locks on both
-    (always the account's first, so two never wait on each other), so twelve parallel
-    wrong passwords are counted one after another and at most the limit are judged."""
+def attempt_begin(*, username: str, address: str | None) -> tuple[str | None, int | None]:
+    """One sign-in counted at a time per account and per address: under a transaction's
+    advisory locks on both (always the account's first, so two never wait on each other),
+    the count is checked and, if sign-in may go ahead, the attempt is recorded as a failure
+    until its password is judged (``success_record``, ``attempt_forget``). The locks are
+    released before the password is hashed, so a slow hash holds nobody up, and twelve
+    parallel wrong passwords still count one after another: at most the limit are judged.
+
+    Returns why sign-in is refused now (for the visitor to read) and no attempt, or no
+    refusal and the attempt's id."""
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", ["sign-in account:" + _normal(username)]
@@ -56,7 +58,16 @@ def judging(*, username: str, address: str | None) -> Iterator[None]:
             cursor.execute(
                 "SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", ["sign-in address:" + address]
             )
-        yield
+        if message := refusal(username=username, address=address):
+            return message, None
+        LoginFailure.objects.filter(at__lt=timezone.now() - WINDOW).delete()  # old ones count for nothing
+        return None, LoginFailure.objects.create(username=_normal(username), address=address).pk
+
+
+def attempt_forget(attempt: int) -> None:
+    """An attempt that was no wrong password after all (the form refused it for another
+    reason): it counts for nothing."""
+    LoginFailure.objects.filter(pk=attempt).delete()
 
 
 def refusal(*, username: str, address: str | None) -> str | None:
@@ -78,11 +89,7 @@ def refusal(*, username: str, address: str | None) -> str | None:
     return None
 
 
-def failure_record(*, username: str, address: str | None) -> None:
-    LoginFailure.objects.filter(at__lt=timezone.now() - WINDOW).delete()  # old ones count for nothing
-    LoginFailure.objects.create(username=_normal(username), address=address)
-
-
 def success_record(*, username: str) -> None:
-    """The right password, outside a pause: the account's earlier slips are forgiven."""
+    """The right password, outside a pause: the account's earlier slips (and this attempt,
+    counted until it was judged) are forgiven."""
     LoginFailure.objects.filter(username=_normal(username)).delete()

@@ -10,6 +10,9 @@ import urllib.request
 from urllib.parse import urlencode
 
 import pytest
+from django.contrib.auth.hashers import MD5PasswordHasher
+from django.db import connection
+from django.test import override_settings
 
 from referee.campaigns import throttle
 from referee.campaigns.models import LoginFailure
@@ -51,3 +54,30 @@ def test_twelve_parallel_wrong_passwords_judge_at_most_five(live_server):
     judged = LoginFailure.objects.filter(username="commodore").count()
     assert judged <= throttle.PER_ACCOUNT, f"{judged} wrong passwords judged: {sorted(statuses)}"
     assert statuses.count(200) == judged and statuses.count(429) == PARALLEL - judged
+
+
+class LockWatchingHasher(MD5PasswordHasher):
+    """Django's MD5 hasher (fast, for tests) that notes, as it checks a password, how many
+    advisory locks its own database session holds."""
+
+    algorithm = "lock_watching_md5"
+    held: list[int] = []
+
+    def verify(self, password, encoded):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"
+            )
+            self.held.append(cursor.fetchone()[0])
+        return super().verify(password, encoded)
+
+
+@override_settings(PASSWORD_HASHERS=[f"{__name__}.LockWatchingHasher"])
+def test_the_password_is_hashed_with_no_lock_held(client):
+    UserFactory(username="commodore", password="the-right-one")
+    LockWatchingHasher.held.clear()
+    wrong = client.post("/accounts/login/", {"username": "commodore", "password": "a-guess"})
+    assert wrong.status_code == 200 and LoginFailure.objects.filter(username="commodore").count() == 1
+    right = client.post("/accounts/login/", {"username": "commodore", "password": "the-right-one"})
+    assert right.status_code == 302 and not LoginFailure.objects.filter(username="commodore").exists()
+    assert LockWatchingHasher.held == [0, 0]
