@@ -82,19 +82,24 @@ def readable_records(campaign: Campaign, role: str, user) -> dict[str, list]:
     return out
 
 
+class NoSuchRecord(PlayError):
+    """A code that names no record the member may read: the page answers 404, as it would
+    for a record that does not exist, so a player learns nothing of what is kept from them."""
+
+
 def records_by_code(campaign: Campaign, codes, role: str = "gm", user=None) -> list:
-    """The records named by ``codes`` the member may read; ``PlayError`` for any other."""
+    """The records named by ``codes`` the member may read; ``NoSuchRecord`` for any other."""
     wanted = []
     for raw in codes:
         try:
             wanted.append(uuid.UUID(str(raw)))
         except ValueError:
-            raise PlayError("That is not a record of this campaign.") from None
+            raise NoSuchRecord("That is not a record of this campaign.") from None
     readable = readable_records(campaign, role, user)
     found = {r.code: r for group in readable.values() for r in group}
     missing = [c for c in wanted if c not in found]
     if missing:
-        raise PlayError("That is not a record of this campaign.")
+        raise NoSuchRecord("That is not a record of this campaign.")
     return [found[c] for c in dict.fromkeys(wanted)]
 
 

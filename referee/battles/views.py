@@ -73,9 +73,9 @@ def forces_download(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str
             records = services.records_by_code(campaign, request.GET.getlist("record"), role, request.user)
             stem = records[0].name if len(records) == 1 else f"{campaign.name} forces"
         text, _notes = services.mul_export(records)
+    except services.NoSuchRecord as error:
+        raise Http404(str(error)) from None
     except PlayError as error:
-        if "not a record" in str(error):
-            raise Http404(str(error)) from None
         messages.error(request, str(error))
         return redirect("battles:page", campaign.code)
     except ValueError:

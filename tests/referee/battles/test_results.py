@@ -353,3 +353,16 @@ def test_an_entry_players_read_counts_the_units_left_out_without_naming_them(cas
     entry = services.result_apply(campaign=cast.campaign, entities=entities, chosen={left: ""}, actor=cast.gm)
     assert entry.visibility == "everyone"
     assert "Tortuga" not in entry.summary and "1 unit in the file not brought back." in entry.summary
+
+
+def test_a_record_kept_from_the_player_is_its_own_refusal_and_a_404(battle, cast):
+    _field, _victor, tortuga, *_ = battle
+    with pytest.raises(services.NoSuchRecord):
+        services.records_by_code(cast.campaign, [str(tortuga.code)], "player", cast.player)
+    client = cast.client("player")
+    base = f"/c/{cast.campaign.code}/battles/forces.mul"
+    kept = client.get(base, {"record": str(tortuga.code)})
+    assert kept.status_code == 404
+    # Any other refusal is said on the page, not a 404.
+    nothing = client.get(base, follow=True)
+    assert nothing.status_code == 200 and "Choose at least one unit or ship" in nothing.content.decode()
