@@ -43,6 +43,8 @@ def parse_json(raw: bytes, name: str = "the file") -> Any:
         if error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated"):
             raise FileError(f"{name} is not JSON: it ends too early, as if cut short ({where})") from None
         raise FileError(f"{name} is not JSON: {error.msg} ({where})") from None
+    except ValueError:  # a whole number of thousands of digits: Python will not read it
+        raise FileError(f"{name} holds a number too long to read") from None
 
 
 def _refuse_constant(name: str):

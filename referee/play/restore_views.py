@@ -4,6 +4,7 @@ the backup's people is here, and land on the restored campaign. The checks are t
 
 from __future__ import annotations
 
+import math
 import secrets
 import time
 from pathlib import Path
@@ -20,6 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from referee.campaigns.models import Campaign
+from rules.schema import unstorable_text
 
 from . import backup
 from .jsonfile import FileError, parse_json
@@ -43,19 +45,42 @@ def _staging() -> Path:
     return path
 
 
-def _has_nul(document) -> bool:
-    stack = [document]
+# What a backup this app wrote never holds: values nested deeper (its deepest records
+# are a handful of levels inside the tables), or whole numbers beyond a database column's.
+MAX_BACKUP_DEPTH = 64
+MAX_BACKUP_INTEGER = 2**63 - 1
+
+
+def unsound_value(document) -> str | None:
+    """Why no record could hold a value of the backup, in words (None: every value could):
+    text with a NUL or a broken character (``rules.schema.unstorable_text``), a number too
+    large for any record, or values nested deeper than a backup ever is. Walked without
+    recursion, so no nesting can overflow it."""
+    stack = [(document, 1)]
     while stack:
-        value = stack.pop()
+        value, depth = stack.pop()
         if isinstance(value, str):
             if "\x00" in value:
-                return True
-        elif isinstance(value, dict):
-            stack.extend(value.keys())
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-    return False
+                return "it holds a NUL character, which no record holds"
+            if unstorable_text(value):
+                return "it holds a broken character (half of a character pair), which no record holds"
+        elif isinstance(value, bool) or value is None:
+            continue
+        elif isinstance(value, int):
+            if abs(value) > MAX_BACKUP_INTEGER:
+                return "it holds a whole number larger than any record holds"
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                return "it holds a number too large to be read"
+        elif isinstance(value, (dict, list)):
+            if depth > MAX_BACKUP_DEPTH:
+                return "its values are nested far deeper than a backup's records are"
+            if isinstance(value, dict):
+                stack.extend((key, depth + 1) for key in value)
+                stack.extend((item, depth + 1) for item in value.values())
+            else:
+                stack.extend((item, depth + 1) for item in value)
+    return None
 
 
 class Refused(Exception):
@@ -78,8 +103,8 @@ def read_backup(raw: bytes):
         document = parse_json(raw, "the file")
     except FileError as error:
         raise Refused(f"This is not a campaign backup: {error}.") from None
-    if _has_nul(document):
-        raise Refused("This is not a sound backup: it holds a NUL character, which no record holds.")
+    if reason := unsound_value(document):
+        raise Refused(f"This is not a sound backup: {reason}.")
     return document
 
 

@@ -14,6 +14,7 @@ from referee.campaigns.models import Campaign, Membership
 from referee.play import backup, integrity, services
 from referee.play.models import LogEntry, Visibility
 from tests.factories import ShipFactory, UserFactory
+from tests.plain_words import REFUSAL_NOTATION, notation_in
 from tests.referee.play.test_backup import wipe
 
 pytestmark = pytest.mark.django_db
@@ -267,3 +268,43 @@ def test_an_unsigned_backup_is_refused_in_the_restore_commands_words(client, cas
     assert response.status_code == 400
     assert refusal(response).startswith("Not restored: the backup is not signed")
     assert Campaign.objects.count() == 0
+
+
+def _nested(depth: int):
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    "where, value, words",
+    [
+        ("name", "Lyran\ud800Drift", "broken character"),
+        ("name", "Lyran\x00Drift", "NUL character"),
+        ("entry", {"note": "a\udfffb"}, "broken character"),
+        ("entry", {"\ud800": 1}, "broken character"),
+        ("year", 10**30, "whole number larger than any record holds"),
+        ("year", "1e999", "number too large to be read"),
+        ("year", "9" * 5000, "number too long to read"),
+        ("entry", _nested(200), "nested far deeper"),
+    ],
+)
+def test_a_backup_holding_what_no_record_can_is_refused_in_plain_words(
+    client, cast, saved, where, value, words
+):
+    document = json.loads(saved)
+    if where == "name":
+        document["campaign"]["name"] = value
+    elif where == "entry":
+        document["log"][0]["inputs"] = {"odd": value}
+    else:
+        document["campaign"]["year"] = "@NUMBER@"
+    raw = json.dumps(document).replace('"@NUMBER@"', str(value)).encode()
+    assert "\\ud800" in raw.decode() or "\ud800" not in str(value)
+    client.force_login(cast.outsider)
+    before = counts()
+    response = upload(client, raw)
+    assert response.status_code == 400, response.content.decode()[:500]
+    assert words in refusal(response) and not notation_in(refusal(response), REFUSAL_NOTATION)
+    assert counts() == before
