@@ -19,6 +19,7 @@ from .integrity import EXPORT_FORMAT, Closing, entry_json
 from .log_sql import SEEN, Selection, json_entry_batches, named
 from .models import WAITING_WORDS, Visibility
 from .selectors import records_seen
+from .sharing import kept_words_sql
 
 __all__ = ["entry_json"]  # the exported shape of one entry, also read from here
 
@@ -119,10 +120,10 @@ SUBJECTS = f"""CASE WHEN s.seen IS NULL THEN nullif(e.words ->> 'about', '') ELS
 def _side(side: str) -> str:
     """A change's before or after value in words; for a reader kept from a record the value
     names, as such."""
-    return f"""CASE WHEN s.seen IS NULL OR NOT EXISTS (
-            SELECT 1 FROM jsonb_array_elements_text({_items("c.change", side + "_codes")}) AS k(code)
-            WHERE s.seen ->> k.code IS DISTINCT FROM '1')
-        THEN coalesce(c.change ->> '{side}', '—') ELSE 'a record not shared with players' END"""
+    kept = f"""(SELECT {kept_words_sql("s.seen ->> k.code")}
+            FROM jsonb_array_elements_text({_items("c.change", side + "_codes")}) AS k(code)
+            WHERE s.seen ->> k.code IS DISTINCT FROM '1' LIMIT 1)"""
+    return f"CASE WHEN s.seen IS NULL THEN coalesce(c.change ->> '{side}', '—') ELSE coalesce({kept}, coalesce(c.change ->> '{side}', '—')) END"
 
 
 # Each change as "record field: before → after", in words (for the GM as written).

@@ -16,6 +16,7 @@ from psycopg.adapt import Loader
 from referee.campaigns.models import Campaign
 
 from .models import RULINGS, LogEntry, Numbering, ruled_by_sql
+from .sharing import kept_words_sql
 
 BATCH = 2000  # entries per query: memory holds one batch's text, whatever the log's length
 # Entries per batch of the chain check, which parses each batch whole (orjson's reading of
@@ -177,8 +178,7 @@ def json_entry_batches(selection: Selection) -> Iterator[tuple[int, str, list[st
 def named(code: str, name: str) -> str:
     """A record's name as the export's reader may read it (``Selection.seen``, as ``s.seen``)."""
     return f"""CASE WHEN s.seen IS NULL OR s.seen ->> ({code}) = '1' THEN {name}
-        WHEN s.seen ? ({code}) THEN 'a record not shared with players'
-        ELSE 'a record no longer kept' END"""
+        ELSE {kept_words_sql(f"s.seen ->> ({code})")} END"""
 
 
 SEEN = "CROSS JOIN (SELECT %(seen)s::jsonb AS seen) s"

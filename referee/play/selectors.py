@@ -33,7 +33,7 @@ import rules
 from referee.campaigns.models import Campaign
 from referee.fleet.models import Character, Marker, Ship, StarSystem, Unit
 
-from . import families, pending, wording
+from . import families, pending, sharing, wording
 from .models import LogEntry, Numbering, hidden_sql, unnumbered_sql
 
 LOG_PAGE_SIZE = 25
@@ -298,7 +298,8 @@ def _record_models() -> list:
 
 def records_seen(campaign: Campaign, role: str, codes=None) -> dict[str, int] | None:
     """For a reader who may not see every record: each record's code mapped to 1 if they
-    may see it, 0 if it is kept from them (the campaign itself is seen by all); a record
+    may see it, 0 if it is kept from them, ``sharing.KEPT_SYSTEM`` for a star system kept
+    from them (``sharing.kept_words`` words each; the campaign itself is seen by all); a record
     not in the map is no longer kept. None for the GM, who sees all. ``codes`` narrows it
     to those records (what is not a record's code names none). One query, whatever the
     number of record types, its statement built once per process (``_seen_statement``)."""
@@ -318,7 +319,7 @@ def records_seen(campaign: Campaign, role: str, codes=None) -> dict[str, int] | 
     with connection.cursor() as cursor:
         cursor.execute(sql, [*args, *params])
         for code, seen in cursor.fetchall():
-            found[str(code)] = max(seen, found.get(str(code), 0))
+            found[str(code)] = max(seen, found[str(code)]) if str(code) in found else seen
     return found
 
 
@@ -350,7 +351,7 @@ def _seen_statement(role: str, by_code: bool) -> tuple[str, tuple]:
         if by_code:
             every = every.filter(code__in=_SEEN_CODES)
         seen = every.visible_to(role)
-        parts.append(every.annotate(seen=Value(0)).values_list("code", "seen"))
+        parts.append(every.annotate(seen=Value(sharing.kept_mark(model))).values_list("code", "seen"))
         parts.append(seen.annotate(seen=Value(1)).values_list("code", "seen"))
     if not parts:
         return SEEN_ARGS + "SELECT NULL, 0 WHERE false", ()

@@ -12,6 +12,37 @@ from collections.abc import Iterable
 from django.db import models
 
 from referee.campaigns.models import Campaign
+from referee.fleet.models import StarSystem
+
+# What a reader kept from a record reads in its place: a star system the GM has not shared
+# is "a system not shared with you" (as the players' page says of a ship's whereabouts);
+# any other record, "a record not shared with players". ``records_seen`` marks a kept star
+# system with ``KEPT_SYSTEM``, any other kept record with 0, a seen one with 1.
+KEPT_RECORD = "a record not shared with players"
+KEPT_SYSTEM_WORDS = "a system not shared with you"
+KEPT_SYSTEM = -1
+GONE_RECORD = "a record no longer kept"
+
+
+def kept_words(seen: int | None) -> str:
+    """The words for a record a reader may not read, by its ``records_seen`` mark (None:
+    not in the map, a record no longer kept)."""
+    if seen is None:
+        return GONE_RECORD
+    return KEPT_SYSTEM_WORDS if seen == KEPT_SYSTEM else KEPT_RECORD
+
+
+def kept_words_sql(seen: str) -> str:
+    """``kept_words`` in SQL, of the text of a ``records_seen`` mark (NULL: not in the map)."""
+    return (
+        f"CASE WHEN ({seen}) IS NULL THEN '{GONE_RECORD}' WHEN ({seen}) = '{KEPT_SYSTEM}' "
+        f"THEN '{KEPT_SYSTEM_WORDS}' ELSE '{KEPT_RECORD}' END"
+    )
+
+
+def kept_mark(model: type[models.Model]) -> int:
+    """The ``records_seen`` mark of a record of ``model`` kept from the reader."""
+    return KEPT_SYSTEM if issubclass(model, StarSystem) else 0
 
 
 def seen_by_players(obj: models.Model) -> bool:

@@ -21,6 +21,8 @@ from django.utils.dateparse import parse_datetime
 
 import rules
 
+from . import sharing
+
 ACRONYMS = {
     "kf": "K-F",
     "tn": "TN",
@@ -248,9 +250,9 @@ class Namer:
                 found = records.filter(code=code).first()
                 if found is not None:
                     if self.role != "gm" and not records.visible_to(self.role).filter(pk=found.pk).exists():
-                        return "a record not shared with players"
+                        return sharing.kept_words(sharing.kept_mark(model))
                     return str(found)
-        return "a record no longer kept"
+        return sharing.GONE_RECORD
 
 
 def words(value: Any, namer: Namer | None = None) -> str:
@@ -466,7 +468,7 @@ def entry_words(
     for key, text in (("title", title), ("summary", summary)):
         if _UUID_IN_TEXT.search(str(text or "")):
             for_players[f"player_{key}"] = sentence(
-                text, player_name_of or (lambda code: "a record not shared with players")
+                text, player_name_of or (lambda code: sharing.KEPT_RECORD)
             )
     return {
         **for_players,

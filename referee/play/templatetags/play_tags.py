@@ -2,7 +2,7 @@
 
 from django import template
 
-from referee.play import markdown, models, wording
+from referee.play import markdown, models, sharing, wording
 from referee.play.models import WAITING_WORDS, Numbering
 from referee.play.selectors import named_codes, records_seen
 
@@ -93,7 +93,7 @@ def _seen(context, entry) -> dict | None:
 def _known(seen: dict | None, code: str, name: str) -> str:
     if seen is None or seen.get(str(code)) == 1:
         return name
-    return "a record not shared with players" if str(code) in seen else "a record no longer kept"
+    return sharing.kept_words(seen.get(str(code)))
 
 
 @register.simple_tag(takes_context=True)
