@@ -259,10 +259,10 @@ def note_create(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) ->
             raise Http404("No such entry")
     audience = []
     if role == "gm":
-        try:
-            audience = [int(v) for v in request.POST.getlist("audience") if v][:100]
-        except ValueError:
+        chosen = [v.strip() for v in request.POST.getlist("audience") if v.strip()][:100]
+        if not all(v.isascii() and v.isdigit() and len(v) <= 18 for v in chosen):
             return _note_answer(request, campaign, role, "Choose players from the list.")
+        audience = [int(v) for v in chosen]
     try:
         players.note_post(
             campaign=campaign,

@@ -71,6 +71,15 @@ def test_the_diary_and_the_desk_refuse_numbers_in_other_digits_in_words(cast, va
     assert desk.status_code == 409 and "Choose what to do from the desk" in desk.text
 
 
+@pytest.mark.parametrize("value", ["²", "٣", "9" * 40])
+def test_a_whisper_to_players_named_in_other_digits_is_refused_in_words(cast, value):
+    client = cast.client("gm")
+    url = reverse("play:note", args=[cast.campaign.code])
+    response = client.post(url, {"text": "hello", "audience": value}, **htmx())
+    assert 400 <= response.status_code < 500 and "Choose players from the list" in response.text
+    assert not LogEntry.objects.filter(campaign=cast.campaign).exists()
+
+
 @pytest.mark.parametrize("value", ["²", "٣", "①"])
 def test_a_number_in_a_url_in_other_digits_never_answers_500(cast, value):
     client = cast.client("gm")
