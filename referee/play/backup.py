@@ -17,6 +17,7 @@ import base64
 import datetime as dt
 import hmac
 import json
+import logging
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -43,6 +44,8 @@ from .log_sql import ENTRIES_IN_BATCH, LOG, streamed_batches
 from .models import GENESIS_HASH, HASH_SCHEME, LogEntry, LogSeal, public_root
 from .wording import Namer, words_of
 
+logger = logging.getLogger(__name__)
+
 BACKUP_FORMAT = "referee-backup/1"
 CHUNK = 2000
 # Log entries PostgreSQL writes per batch: the backup holds about 8 MB at its peak.
@@ -54,7 +57,22 @@ class BackupError(ValueError):
 
 
 class RestoreError(ValueError):
-    """A document that cannot be restored; nothing was written."""
+    """A document that cannot be restored; nothing was written. The message is in plain
+    words for a GM on the restore page; ``command_hint`` adds what to type to the
+    ``restore_campaign`` command, where there is something to type."""
+
+    def __init__(self, message: str, *, command_hint: str = ""):
+        super().__init__(message)
+        self.command_hint = command_hint
+
+
+def _kind(label: str) -> str:
+    """A kind of row by the name a person knows it by ("ships"), from its label in a backup
+    ("fleet.ship"); a label this app does not know is "records of an unknown kind"."""
+    try:
+        return str(apps.get_model(label)._meta.verbose_name_plural)
+    except (LookupError, ValueError):
+        return "records of an unknown kind"
 
 
 class CampaignExists(RestoreError):
@@ -392,10 +410,10 @@ class _Keys:
             return known[str(value)]
         # Nothing outside the backup is reached for: a row may only point at rows the
         # backup itself holds, and at the accounts its users were mapped to.
-        what = "user" if model is get_user_model() else model._meta.verbose_name
-        raise RestoreError(
-            f"{field.model._meta.label}.{field.name} names {what} {value}, which the backup does not hold"
-        )
+        where = f"a {field.model._meta.verbose_name}'s {field.verbose_name}"
+        if model is get_user_model():
+            raise RestoreError(f"{where} names user {value}, which the backup does not hold")
+        raise RestoreError(f"{where} names a {model._meta.verbose_name} which the backup does not hold")
 
 
 def _map_users(usernames: list[str], mapping: dict[str, str], same_accounts: bool, keys: _Keys) -> list[str]:
@@ -436,8 +454,8 @@ def _map_users(usernames: list[str], mapping: dict[str, str], same_accounts: boo
     if taken:
         raise RestoreError(
             f"the backup names {', '.join(taken)}, who already {'has an account' if len(taken) == 1 else 'have accounts'} "
-            "here; say which account takes each one's place (--user NAME=ACCOUNT, or --same-accounts "
-            "when they are the same people)"
+            "here; say which account takes each one's place",
+            command_hint="--user NAME=ACCOUNT, or --same-accounts when they are the same people",
         )
     return created
 
@@ -465,7 +483,7 @@ def _checked_document(document: Any) -> tuple[dict, dict[str, list[dict]], list[
         raise RestoreError(f"not a campaign backup (expected format {BACKUP_FORMAT})")
     if extra := sorted(set(document) - ALLOWED_KEYS):
         raise RestoreError(
-            f"the backup holds {', '.join(map(repr, extra))}, which a campaign backup never holds"
+            f"the backup holds parts named {', '.join(extra)}, which a campaign backup never holds"
         )
     campaign = document.get("campaign")
     if not isinstance(campaign, dict):
@@ -477,12 +495,14 @@ def _checked_document(document: Any) -> tuple[dict, dict[str, list[dict]], list[
     for label, rows in tables.items():
         if label not in own:
             raise RestoreError(
-                f"the backup holds rows of {label!r}, which is not a record a campaign keeps "
+                f"the backup holds {_kind(label)}, which are not records a campaign keeps "
                 "(a backup restores one campaign's own records only: never users, sessions, "
                 "permissions or other campaigns)"
             )
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-            raise RestoreError(f"the backup's {label} rows are not a list of records")
+            raise RestoreError(
+                f"the backup's {own[label]._meta.verbose_name_plural} are not a list of records"
+            )
     log = document.get("log", [])
     if not isinstance(log, list) or not all(isinstance(r, dict) for r in log):
         raise RestoreError("the backup's log is not a list of entries")
@@ -505,8 +525,8 @@ def _build(
     unknown = set(row) - set(known)
     if unknown:
         raise RestoreError(
-            f"{model._meta.label} has no field(s) {', '.join(sorted(unknown))}: "
-            "the backup comes from another version of the app"
+            f"its {model._meta.verbose_name_plural} hold {len(unknown)} field{'s' if len(unknown) != 1 else ''} "
+            "this version of the app does not know: the backup comes from another version of the app"
         )
     values = {}
     for name, value in row.items():
@@ -672,9 +692,9 @@ def restore(
     cannot be restored as it is; either way nothing is written."""
     try:
         return _restore(document, users or {}, same_accounts)
-    except (KeyError, TypeError, AttributeError) as error:
+    except (KeyError, TypeError, AttributeError):
         raise RestoreError(
-            f"the backup is incomplete or malformed (a field {error} is missing or misshapen)"
+            "the backup is incomplete or malformed (a part a record needs is missing or misshapen)"
         ) from None
     except ValidationError as error:
         raise RestoreError(
@@ -685,7 +705,11 @@ def restore(
     except integrity.NotAnExport as error:
         raise RestoreError(f"the backup's log cannot be checked: {error}") from None
     except DatabaseError as error:
-        raise RestoreError(f"the database refused the restored rows: {str(error).strip()}") from None
+        logger.warning("restore refused by the database: %s", str(error).strip())
+        raise RestoreError(
+            "the database refused its records: a value is out of the range a record may hold, or "
+            "two records are the same where only one may be (an edited or damaged backup)"
+        ) from None
 
 
 # --- restoring from an upload (the browser's restore page) ---------------------------

@@ -308,3 +308,53 @@ def test_a_backup_holding_what_no_record_can_is_refused_in_plain_words(
     assert response.status_code == 400, response.content.decode()[:500]
     assert words in refusal(response) and not notation_in(refusal(response), REFUSAL_NOTATION)
     assert counts() == before
+
+
+def _edited(saved: bytes, change) -> bytes:
+    document = json.loads(saved)
+    change(document)
+    return json.dumps(document).encode()
+
+
+def _first_ship(document) -> dict:
+    return document["tables"]["fleet.ship"][0]
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (
+            lambda d: d["tables"].update({"auth.user": [{"username": "mallory"}]}),
+            "holds users, which are not",
+        ),
+        (lambda d: d["tables"].update({"made.up": [{}]}), "records of an unknown kind"),
+        (lambda d: d.update({"campaigns": []}), "holds parts named campaigns"),
+        (lambda d: d["tables"].update({"fleet.ship": "ships"}), "are not a list of records"),
+        (lambda d: _first_ship(d).update({"warp_factor": 9}), "this version of the app does not know"),
+        (
+            lambda d: _first_ship(d).update({"docked_on": "6f1d3c2e-0000-4000-8000-000000000000"}),
+            "names a ship",
+        ),
+        (lambda d: _first_ship(d).update({"kf_integrity": 10**12}), "the database refused its records"),
+        (lambda d: _first_ship(d).pop("code"), "incomplete or malformed"),
+    ],
+)
+def test_every_restore_refusal_reads_in_plain_words(client, cast, saved, change, words):
+    client.force_login(cast.outsider)
+    before = counts()
+    raw = _edited(saved, change)
+    response = upload(client, raw)
+    if response.status_code == 302:  # the upload looks sound: the restore itself refuses it
+        url = people_url(response)
+        people = client.get(url).context["form"].people
+        plan = {}
+        for i, person in enumerate(people):
+            plan[f"who_{i}"] = "me" if person.role == "gm" else "new"
+            plan[f"name_{i}"] = "" if person.role == "gm" else f"kestrel{i}"
+        response = client.post(url, plan)
+    assert response.status_code == 400, response.content.decode()[:1000]
+    message = refusal(response)
+    assert words in message, message
+    assert not notation_in(message, REFUSAL_NOTATION), message
+    assert "--" not in message and "restore_campaign" not in message
+    assert counts() == before

@@ -46,7 +46,8 @@ class Command(BaseCommand):
         try:
             campaign, created = backup.restore(document, users=mapping, same_accounts=same_accounts)
         except backup.RestoreError as error:
-            raise CommandError(f"not restored: {error}", returncode=2) from None
+            hint = f" ({error.command_hint})" if error.command_hint else ""
+            raise CommandError(f"not restored: {error}{hint}", returncode=2) from None
         entries = campaign.log.count()
         self.stdout.write(
             f"restored {campaign.name} ({campaign.code}): {entries} log entries, chain verified"
