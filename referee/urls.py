@@ -7,11 +7,13 @@ from referee.dashboard import urls as dashboard_urls
 from referee.play import urls as play_urls
 
 urlpatterns = [
+    # First, so the URL resolver tries the status poll (asked about once a second by every
+    # open page) and the live streams before any other pattern.
+    path("", include((dashboard_urls.play_patterns + play_urls.urlpatterns, "play"))),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include("referee.campaigns.account_urls")),
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
-    path("", include((play_urls.urlpatterns + dashboard_urls.play_patterns, "play"))),
     path("", include("referee.play.integrity_urls")),
     path("", include((dashboard_urls.campaign_patterns, "campaigns"))),
     path("", include("referee.shipboard.urls")),

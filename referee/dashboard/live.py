@@ -22,7 +22,6 @@ from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections, connections
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
 from django.template.loader import render_to_string
-from django.utils import timezone
 from psycopg.conninfo import make_conninfo
 
 from referee.campaigns.models import Campaign
@@ -72,15 +71,14 @@ class Listener:
                 try:
                     if self.db is None or self.db.closed:
                         self.db = await psycopg.AsyncConnection.connect(_conninfo(), autocommit=True)
-                    cursor = await self.db.execute(door.member_sql(), [str(code), key, timezone.now()])
-                    names = [column.name for column in cursor.description]
-                    rows = [dict(zip(names, row, strict=True)) for row in await cursor.fetchall()]
+                    cursor = await self.db.execute(door.member_sql(), door.member_params(str(code), key))
+                    rows = door.named(await cursor.fetchall())
                     break
                 except psycopg.OperationalError:
                     self.db = None
                     if attempt == 2:
                         raise
-        row = door.member_row(rows)
+        row = door.checked_row(key, rows)
         return (row["role"], row["user_id"]) if row else None
 
     def start(self) -> None:
