@@ -1,19 +1,20 @@
-"""Who is asking: the one door every campaign page goes through.
+"""Authentication and campaign access for every campaign page, in one statement.
 
-Every view under ``/c/<code>/`` is wrapped by ``member_view`` or ``gm_view``. They ask
-``visitor(request, code)`` once per request, and it answers with one prepared statement
-(``member_sql``) that reads the session, the membership, the user, the campaign and the
-version the member sees together, and checks the session exactly as ``django.contrib.auth``
-does (the user's id, an allowed backend, an active user, the session hash). The views then
-run inside Django's whole middleware stack like any other view; the decorators set
-``request.user`` to the user the statement read, so nothing reads the session or the user
-again. The statement is prepared once per database connection: PostgreSQL plans the join
-in half a millisecond, several times longer than it takes to run.
+Every view under ``/c/<code>/`` is wrapped by ``member_view`` or ``gm_view``. They call
+``visitor(request, code)`` once per request, which runs one prepared statement
+(``member_sql``) reading the session row, the membership, the user, the campaign and the
+version the member sees together, and authenticates the session exactly as
+``django.contrib.auth.get_user`` does (the user's id, an allowed backend, an active user,
+the session auth hash). The views then run inside Django's whole middleware stack like any
+other view; the decorators set ``request.user`` to the user the statement read, so neither
+``SessionMiddleware`` nor ``AuthenticationMiddleware`` queries the database again. The
+statement is prepared once per database connection: PostgreSQL plans the join in half a
+millisecond, several times longer than it takes to run.
 
-What the statement cannot vouch for (no or an odd session, another session engine, a
-session Django's authentication would read otherwise, a database error) goes through
-Django's authentication (``request.user``) and one membership query, so the answer is
-always the one ``django.contrib.auth`` would give. Nothing is written: no session save."""
+What the statement cannot authenticate (no or a malformed session cookie, another session
+engine, a session signed with a fallback key, a database error) goes through Django's
+authentication (``request.user``) and one membership query, so the answer is always the
+one ``django.contrib.auth`` would give. Nothing is written: the session is not saved."""
 
 from __future__ import annotations
 
@@ -119,7 +120,7 @@ def named(rows: list[tuple]) -> list[dict]:
     return [dict(zip(MEMBER_COLUMNS, row, strict=True)) for row in rows]
 
 
-# The user each session key was signed in for, as the door last found it, so the statement
+# The user each session key was signed in for, as last authenticated here, so the statement
 # reads that member's row alone. A key names one user for its whole life (Django's login()
 # gives the session a new key whenever someone signs in), and the door still checks the
 # session's own claim against the row: a wrong entry costs one answer through Django's
@@ -257,7 +258,7 @@ def _member_rows(code: str, key: str) -> list[dict]:
 
 def member(request: HttpRequest, code: str) -> dict | None:
     """The visitor's row of ``member_sql`` for campaign ``code``, or None when the
-    statement cannot vouch for a member. One statement."""
+    statement cannot authenticate a member. One statement."""
     key = session_key(request)
     if key is None:
         return None
@@ -278,9 +279,9 @@ def member(request: HttpRequest, code: str) -> dict | None:
 
 
 def _by_authentication(request: HttpRequest, code) -> Visitor | None:
-    """The visitor as Django's authentication middleware finds them (another session engine
-    or backend, a session signed with a fallback key), and their membership: for what the
-    statement could not vouch for."""
+    """The visitor as ``AuthenticationMiddleware`` authenticates them (another session
+    engine or backend, a session signed with a fallback key), and their membership: for
+    what the statement could not authenticate."""
     user = request.user
     if not user.is_authenticated:
         return None
@@ -292,13 +293,13 @@ def _by_authentication(request: HttpRequest, code) -> Visitor | None:
     hidden = None if role == Role.GM else LogEntry.objects.in_campaign(campaign).hidden(user).count()
     version = poll_version(campaign, role, hidden=hidden)
     # Whether messages wait in a session read this way is not known: say they may, so no
-    # kept page stands in for a page that would show them.
+    # cached page is served where the rendered one would show them.
     return Visitor(
         user=user, role=role, campaign=campaign, version=version, messages_waiting=True, code=str(code)
     )
 
 
-VISITOR_ATTR = "visitor"  # where the door leaves its answer on the request
+VISITOR_ATTR = "visitor"  # the request attribute holding the Visitor, as request.user holds the user
 
 
 def visitor(request: HttpRequest, code) -> Visitor | None:
@@ -328,7 +329,7 @@ def visitor(request: HttpRequest, code) -> Visitor | None:
 
 
 def visitor_of(request: HttpRequest) -> Visitor | None:
-    """The visitor the door let in for this request, if it did."""
+    """The Visitor ``member_view``/``gm_view`` authenticated for this request, if any."""
     return getattr(request, VISITOR_ATTR, None)
 
 
