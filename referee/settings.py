@@ -108,14 +108,15 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Starts the embedded PostgreSQL again when it died (local runs only): before all else.
+    # Restarts the embedded PostgreSQL when it died (local runs only): the one middleware
+    # before SecurityMiddleware. Nothing answers a request before the rest of the stack.
     "referee.middleware.EmbeddedDatabaseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    # A kept page's ETag (referee/play/kept.py) answered 304 on a reload.
+    # Answers a reload of a cached page with 304 Not Modified (its ETag: referee/play/kept.py).
     "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -229,9 +230,10 @@ LOG_HMAC_KEY = os.environ.get("LOG_HMAC_KEY", "")
 # which players check with its public half). Set it, like LOG_HMAC_KEY, to keep signatures
 # across a change of SECRET_KEY; by default it is derived from SECRET_KEY (referee.play.signing).
 LOG_SIGNING_KEY = os.environ.get("LOG_SIGNING_KEY", "")
-# The status poll's one statement is prepared once per connection. A pooler that hands a
-# connection's prepared statements to others (PgBouncer in transaction mode before 1.21, or
-# without max_prepared_statements) needs this off.
+# The statement that authenticates every campaign request (referee/play/door.py) is
+# prepared once per connection. A pooler that hands a connection's prepared statements to
+# others (PgBouncer in transaction mode before 1.21, or without max_prepared_statements)
+# needs this off.
 DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

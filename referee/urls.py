@@ -7,13 +7,16 @@ from referee.dashboard import urls as dashboard_urls
 from referee.play import urls as play_urls
 
 urlpatterns = [
+    # The resolver tries patterns in order: the pages asked for most come first, the status
+    # poll (about once a second from every open page) and the live streams, then the
+    # procedure and log pages, then the dashboard and the players' page.
+    path("", include((dashboard_urls.play_patterns + play_urls.urlpatterns, "play"))),
+    path("", include("referee.play.integrity_urls")),
+    path("", include((dashboard_urls.campaign_patterns, "campaigns"))),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include("referee.campaigns.account_urls")),
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
-    path("", include((play_urls.urlpatterns + dashboard_urls.play_patterns, "play"))),
-    path("", include("referee.play.integrity_urls")),
-    path("", include((dashboard_urls.campaign_patterns, "campaigns"))),
     path("", include("referee.shipboard.urls")),
     path("", include("referee.logistics.urls")),
     path("", include("referee.terrain.urls")),

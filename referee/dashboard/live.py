@@ -22,7 +22,6 @@ from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections, connections
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
 from django.template.loader import render_to_string
-from django.utils import timezone
 from psycopg.conninfo import make_conninfo
 
 from referee.campaigns.models import Campaign
@@ -42,12 +41,14 @@ class Listener:
     change of a campaign, fanning the news out to that campaign's open streams.
 
     GMs' streams hear of every change (``changed``: re-fetch). Players' streams hear only
-    of changes to what they see: on a notification the listener renders the players' status
-    panel once (for all of that campaign's players on this server, as the status poll would
-    render it for each) and sends it to them (``panel``) only when it differs from the last
-    one, so a GM-only roll moves nothing on a player's wire, and a thousand players cost one
-    render instead of a thousand requests. It keeps who is listening and a digest of the
-    last panel, never campaign state."""
+    of changes to what they see: on a notification the listener renders the status panel
+    once per player of that campaign with a stream open on this server (each player reads
+    their own: what is whispered to them, their blind rolls, their records), however many
+    tabs they have open, and sends it to that player's streams (``panel``) only when it
+    differs from the last one they were sent, so a GM-only roll moves nothing on a player's
+    wire. A campaign's players cost one render each per change instead of one request each
+    per second. It keeps who is listening and a digest of each player's last panel, never
+    campaign state."""
 
     def __init__(self) -> None:
         self.streams: dict[tuple[str, str], set[asyncio.Queue]] = defaultdict(set)
@@ -71,16 +72,15 @@ class Listener:
             for attempt in (1, 2):
                 try:
                     if self.db is None or self.db.closed:
-                        self.db = await psycopg.AsyncConnection.connect(_conninfo(), autocommit=True)
-                    cursor = await self.db.execute(door.member_sql(), [str(code), key, timezone.now()])
-                    names = [column.name for column in cursor.description]
-                    rows = [dict(zip(names, row, strict=True)) for row in await cursor.fetchall()]
+                        self.db = await psycopg.AsyncConnection.connect(conninfo(), autocommit=True)
+                    cursor = await self.db.execute(door.member_sql(), door.member_params(str(code), key))
+                    rows = door.named(await cursor.fetchall())
                     break
                 except psycopg.OperationalError:
                     self.db = None
                     if attempt == 2:
                         raise
-        row = door.member_row(rows)
+        row = door.checked_row(key, rows)
         return (row["role"], row["user_id"]) if row else None
 
     def start(self) -> None:
@@ -156,7 +156,7 @@ class Listener:
     async def _listen(self) -> None:
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(_conninfo(), autocommit=True) as conn:
+                async with await psycopg.AsyncConnection.connect(conninfo(), autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self.connected.set()
                     for code in {code for code, _role in self.streams}:  # missed while away
@@ -214,16 +214,17 @@ def listener() -> Listener:
     return _listeners[loop]
 
 
-def _conninfo() -> str:
-    db = connections["default"].settings_dict
-    params = {
-        "dbname": db["NAME"],
-        "user": db.get("USER") or None,
-        "password": db.get("PASSWORD") or None,
-        "host": db.get("HOST") or None,
-        "port": db.get("PORT") or None,
-    }
-    return make_conninfo(**{k: v for k, v in params.items() if v})
+# What Django's connection parameters hold beside the connection string: Python objects
+# for its own connections, which the live server's connections do not take.
+NOT_CONNINFO = ("cursor_factory", "context", "prepare_threshold")
+
+
+def conninfo() -> str:
+    """The connection string Django's own connection uses: the database, user, password,
+    host and port, and every libpq setting in ``DATABASES["default"]["OPTIONS"]``
+    (``sslmode``, ``options``, ``application_name``, a ``service``…), as Django reads them."""
+    params = connections["default"].get_connection_params()
+    return make_conninfo(**{k: v for k, v in params.items() if k not in NOT_CONNINFO and v is not None})
 
 
 @sync_to_async

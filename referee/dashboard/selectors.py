@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.core.paginator import Page
-from django.db.models import Count, Window
+from django.db.models import Count, Q, Subquery
 from django.utils import timezone
 
 from referee.campaigns.forms import InviteForm
@@ -32,22 +32,17 @@ def players_context(campaign: Campaign) -> dict:
 
 
 def owned_records(campaign: Campaign, user, ships, units) -> list:
-    """The shared records ``user`` plays (of the shared ``ships`` and ``units``, and the
-    characters aboard them), each with the procedures they can start from it."""
+    """The shared records ``user`` plays (their own of the shared ``ships`` and ``units``,
+    and the characters aboard them), each with the procedures they can start from it."""
     if user is None or not user.is_authenticated:
         return []
-    ships, units = (found() if callable(found) else found for found in (ships, units))
-    mine = [obj for obj in [*ships, *units] if obj.owner_id == user.pk]
+    mine = [*ships().own, *units().own]
     if mine:
         characters = (
             Character.objects.in_campaign(campaign).visible_to("player").filter(Character.owned_by(user))
         )
         mine += list(characters.select_related("ship", "unit"))
     return [obj for obj in owned_actions(campaign, user, mine) if obj.player_actions]
-
-
-def _shared(model, campaign: Campaign, related: str) -> list:
-    return list(model.objects.in_campaign(campaign).visible_to("player").select_related(related))
 
 
 # How many of the shared ships and units, and of the player's own records, the players'
@@ -59,24 +54,35 @@ MY_RECORDS_SHOWN = 12
 class Cut(list):
     """The first ``limit`` of ``items`` (all of them when ``limit`` is None), knowing how
     many there are in all (``total``, when ``items`` are already only the first) and how
-    many it leaves out (``more``)."""
+    many it leaves out (``more``); ``own``: those of ``items`` the reader plays."""
 
-    def __init__(self, items, limit: int | None, total: int | None = None):
+    def __init__(self, items, limit: int | None, total: int | None = None, own: list | None = None):
         items = list(items)
         super().__init__(items if limit is None else items[:limit])
         self.total = len(items) if total is None else total
         self.more = self.total - len(self)
+        self.own = [] if own is None else own
 
 
-def _first_shared(model, campaign: Campaign, related: str, limit: int) -> Cut:
-    """The first ``limit`` shared records of ``model`` and how many there are, in one query."""
-    found = list(
-        model.objects.in_campaign(campaign)
-        .visible_to("player")
-        .select_related(related)
-        .annotate(shared_total=Window(Count("pk")))[:limit]
-    )
-    return Cut(found, limit, total=found[0].shared_total if found else 0)
+def shared_records(model, campaign: Campaign, related: str, user, limit: int | None) -> Cut:
+    """The shared records of ``model`` a players' page shows (the first ``limit``, or all
+    when None) and how many there are, with the reader's own among them (``Cut.own``), in
+    one query: the first ``limit`` and the reader's own, in the list's order, so the first
+    ``limit`` of them are the first ``limit`` shared."""
+    shared = model.objects.in_campaign(campaign).visible_to("player")
+    found = shared.select_related(related)
+    if limit is not None:
+        first = shared.values("pk")[:limit]
+        owned = model.owned_by(user) if user is not None and user.is_authenticated else Q(pk__in=[])
+        found = found.filter(Q(pk__in=first) | owned)
+        total = shared.order_by().values("campaign").annotate(n=Count("pk")).values("n")
+        found = found.annotate(shared_total=Subquery(total))
+    found = list(found)
+    user_id = getattr(user, "pk", None)
+    own = [obj for obj in found if user_id is not None and obj.owner_id == user_id]
+    if limit is None:
+        return Cut(found, None, own=own)
+    return Cut(found, limit, total=found[0].shared_total if found else 0, own=own)
 
 
 def player_context(
@@ -94,7 +100,9 @@ def player_context(
     each list with its "Show all" (``show_all``: every one of them)."""
     panels = families.player_panels()
     reading = Lazy(log_reading, campaign, user)
-    ships, units = Lazy(_shared, Ship, campaign, "star_system"), Lazy(_shared, Unit, campaign, "landed_on")
+    limit = None if show_all else PLAYER_RECORDS_SHOWN
+    ships = Lazy(shared_records, Ship, campaign, "star_system", user, limit)
+    units = Lazy(shared_records, Unit, campaign, "landed_on", user, limit)
     owned = Lazy(owned_records, campaign, user, ships, units)
 
     def page() -> Page:
@@ -103,24 +111,19 @@ def player_context(
             return log_page(campaign, role, 1, user, total=entries)
         return log_page(campaign, role, 1, user, total=entries - hidden, numbering=numbering)
 
-    def shown(items: Lazy, limit: int, model=None, related: str = "") -> Cut:
-        if show_all or model is None or items.read:  # the page read them all for the player's own
-            return Cut(items, None if show_all else limit)
-        return _first_shared(model, campaign, related, limit)  # the poll reads only what it shows
-
     return {
         "player_panels": panels,
         **{p.name: Lazy(p.context, campaign) for p in panels},
         "owned": owned,
-        "my_records": Lazy(shown, owned, MY_RECORDS_SHOWN),
+        "my_records": Lazy(lambda: Cut(owned(), None if show_all else MY_RECORDS_SHOWN)),
         "campaign": campaign,
         "role": role,
         "reader": user,
         "page": Lazy(page),
         "ships": ships,
         "units": units,
-        "shown_ships": Lazy(shown, ships, PLAYER_RECORDS_SHOWN, Ship, "star_system"),
-        "shown_units": Lazy(shown, units, PLAYER_RECORDS_SHOWN, Unit, "landed_on"),
+        "shown_ships": ships,
+        "shown_units": units,
         "show_all": show_all,
         "records_shown": PLAYER_RECORDS_SHOWN,
         "my_records_shown": MY_RECORDS_SHOWN,

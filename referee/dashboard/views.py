@@ -42,12 +42,13 @@ def campaign_list(request: htmx.HtmxHttpRequest) -> HttpResponse:
     return render(request, "campaigns/list.html", context, status=htmx.form_status(form))
 
 
-PLAYER_PAGES = {"": "first", "show=all": "all"}  # the query strings a players' page keeps
+PLAYER_PAGES = {"": "first", "show=all": "all"}  # the query strings the players' page is cached for
 
 
 def _page_name(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> str | None:
-    """The kept page a query string names: the players' page and its "Show all", the GM's
-    dashboard without a query (its lists' other pages have URLs of their own)."""
+    """The page's name in the cache key (``@kept``) for a query string: the players' page
+    and its "Show all", the GM's dashboard without a query (its lists' other pages have
+    URLs of their own); None bypasses the cache."""
     query = request.META.get("QUERY_STRING", "")
     if role == "gm":
         return "dashboard" if not query else None
@@ -150,7 +151,7 @@ def member_remove(request: htmx.HtmxHttpRequest, campaign: Campaign, membership_
 @member_view("GET")
 def status_poll(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> HttpResponse:
     """Players' live status: 204 when nothing they can see changed since version ``v``
-    (the door's one statement read the version the visitor sees), else the refreshed panel;
+    (the version comes from the statement that authenticated the request), else the panel;
     ``watch`` (a GM page's) asks only for the version. Members only: 404 for others."""
     version = door.visitor_of(request).version
     if request.GET.get("v", "") == version or request.GET.get("watch"):

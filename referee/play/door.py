@@ -1,19 +1,20 @@
-"""Who is asking: the one door every campaign page goes through.
+"""Authentication and campaign access for every campaign page, in one statement.
 
-Every view under ``/c/<code>/`` is wrapped by ``member_view`` or ``gm_view``. They ask
-``visitor(request, code)`` once per request, and it answers with one prepared statement
-(``member_sql``) that reads the session, the membership, the user, the campaign and the
-version the member sees together, and checks the session exactly as ``django.contrib.auth``
-does (the user's id, an allowed backend, an active user, the session hash). The views then
-run inside Django's whole middleware stack like any other view; the decorators set
-``request.user`` to the user the statement read, so nothing reads the session or the user
-again. The statement is prepared once per database connection: PostgreSQL plans the join
-in half a millisecond, several times longer than it takes to run.
+Every view under ``/c/<code>/`` is wrapped by ``member_view`` or ``gm_view``. They call
+``visitor(request, code)`` once per request, which runs one prepared statement
+(``member_sql``) reading the session row, the membership, the user, the campaign and the
+version the member sees together, and authenticates the session exactly as
+``django.contrib.auth.get_user`` does (the user's id, an allowed backend, an active user,
+the session auth hash). The views then run inside Django's whole middleware stack like any
+other view; the decorators set ``request.user`` to the user the statement read, so neither
+``SessionMiddleware`` nor ``AuthenticationMiddleware`` queries the database again. The
+statement is prepared once per database connection: PostgreSQL plans the join in half a
+millisecond, several times longer than it takes to run.
 
-What the statement cannot vouch for (no or an odd session, another session engine, a
-session Django's authentication would read otherwise, a database error) goes through
-Django's authentication (``request.user``) and one membership query, so the answer is
-always the one ``django.contrib.auth`` would give. Nothing is written: no session save."""
+What the statement cannot authenticate (no or a malformed session cookie, another session
+engine, a session signed with a fallback key, a database error) goes through Django's
+authentication (``request.user``) and one membership query, so the answer is always the
+one ``django.contrib.auth`` would give. Nothing is written: the session is not saved."""
 
 from __future__ import annotations
 
@@ -68,27 +69,73 @@ class Visitor:
         return self.role == Role.GM
 
 
+# The statement's columns, by name, in the order it selects them.
+MEMBER_COLUMNS = ("session_data", "user_id", "password", "role", "version", "campaign_row", "user_row")
+
+
 @lru_cache(maxsize=1)
 def member_sql() -> str:
-    """The session, each member's credentials and role, the version each role sees
+    """The session, the member's credentials and role, the version they see
     (``selectors.poll_version``: players' leaves out the entries hidden from them), and the
-    campaign's and the user's rows (as JSON text: read only for the member who asks)."""
+    campaign's and the user's rows (as JSON text: read only when the view reads them).
+
+    Parameters: the campaign's code, the user id the session key was signed in for if the
+    door knows it (``None``: every member's row, for the session to pick from), the session
+    key and the time now. With the user id the statement returns at most one row."""
     user = get_user_model()._meta.db_table
+    user_id = get_user_model()._meta.pk.rel_db_type(connection)
     hidden = (
         f"(SELECT count(*) FROM {LogEntry._meta.db_table} h "
         f"WHERE h.campaign_id = c.id AND {hidden_sql('h', 'm.user_id')})"
     )
+    columns = (
+        "s.session_data",
+        "m.user_id",
+        "u.password",
+        "m.role",
+        "CASE WHEN m.role = 'gm' THEN c.state_version "
+        f"ELSE c.state_version - c.unseen_version - {hidden} END",
+        "row_to_json(c)::text",
+        "row_to_json(u)::text",
+    )
+    selected = ", ".join(f"{sql} AS {name}" for sql, name in zip(columns, MEMBER_COLUMNS, strict=True))
     return (
-        f"SELECT s.session_data AS session_data, m.user_id AS user_id, u.password AS password, "
-        f"m.role AS role, "
-        f"CASE WHEN m.role = 'gm' THEN c.state_version ELSE c.state_version - c.unseen_version - {hidden} END AS version, "
-        f"row_to_json(c)::text AS campaign_row, row_to_json(u)::text AS user_row "
+        f"SELECT {selected} "
         f"FROM {Session._meta.db_table} s "
         f"JOIN {Campaign._meta.db_table} c ON c.code = %s "
         f"JOIN {Membership._meta.db_table} m ON m.campaign_id = c.id "
+        f"AND m.user_id = coalesce(%s::{user_id}, m.user_id) "
         f"JOIN {user} u ON u.id = m.user_id AND u.is_active "
         f"WHERE s.session_key = %s AND s.expire_date > %s"
     )
+
+
+def member_params(code: str, key: str) -> list:
+    """``member_sql``'s parameters for session ``key`` asking about campaign ``code``."""
+    return [code, session_users.get(key), key, timezone.now()]
+
+
+def named(rows: list[tuple]) -> list[dict]:
+    """``member_sql``'s rows by column name."""
+    return [dict(zip(MEMBER_COLUMNS, row, strict=True)) for row in rows]
+
+
+# The user each session key was signed in for, as last authenticated here, so the statement
+# reads that member's row alone. A key names one user for its whole life (Django's login()
+# gives the session a new key whenever someone signs in), and the door still checks the
+# session's own claim against the row: a wrong entry costs one answer through Django's
+# authentication, never a wrong one.
+session_users: dict[str, int] = {}
+SESSION_USERS_KEPT = 10_000
+
+
+def _remember(key: str, row: dict | None) -> None:
+    if row is None:
+        session_users.pop(key, None)
+        return
+    if len(session_users) >= SESSION_USERS_KEPT:
+        session_users.clear()
+    session_users[key] = row["user_id"]
 
 
 def _from_row(model, text: str):
@@ -161,6 +208,14 @@ def member_row(rows: list[dict]) -> dict | None:
     return None
 
 
+def checked_row(key: str, rows: list[dict]) -> dict | None:
+    """``member_row`` of the statement's ``rows`` for session ``key``, remembering whose
+    session it is for the next time it asks."""
+    row = member_row(rows)
+    _remember(key, row)
+    return row
+
+
 def messages_waiting(row: dict) -> bool:
     """Whether the session of a member's ``row`` holds messages for their next page."""
     return _claims(row["session_data"])[3]
@@ -175,21 +230,16 @@ def _use_prepared() -> bool:
     return not _lost_prepared and getattr(settings, "DATABASE_PREPARED_STATEMENTS", True)
 
 
-def _named(cursor) -> list[dict]:
-    names = [column.name for column in cursor.description]
-    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
-
-
 def _member_rows(code: str, key: str) -> list[dict]:
     """The statement's rows, over the request's own connection (through Django's cursor
     wrapper, so it is counted, logged and its errors read as any query's). Prepared once
     per connection by psycopg (named, and prepared again after a reconnect); without
     prepared statements (a pooler that does not keep them), sent whole each time."""
-    params = [code, key, timezone.now()]
+    params = member_params(code, key)
     if not _use_prepared():
         with connection.cursor() as cursor:
             cursor.execute(member_sql(), params)
-            return _named(cursor)
+            return named(cursor.fetchall())
     connection.ensure_connection()
     raw = connection.connection
     if raw.prepare_threshold is None:  # Django's default; its own cursors never prepare,
@@ -197,10 +247,10 @@ def _member_rows(code: str, key: str) -> list[dict]:
     if not connection.queries_logged:
         with connection.make_cursor(psycopg.Cursor(raw)) as cursor:
             cursor.execute(member_sql(), params)
-            return _named(cursor)
+            return named(cursor.fetchall())
     with connection.make_debug_cursor(psycopg.Cursor(raw)) as cursor:
         cursor.execute(member_sql(), params)
-        rows = _named(cursor)
+        rows = named(cursor.fetchall())
     if connection.queries_log and connection.queries_log[-1]["sql"] is None:  # sent by name
         connection.queries_log[-1]["sql"] = connection.ops.compose_sql(member_sql(), params)
     return rows
@@ -208,7 +258,7 @@ def _member_rows(code: str, key: str) -> list[dict]:
 
 def member(request: HttpRequest, code: str) -> dict | None:
     """The visitor's row of ``member_sql`` for campaign ``code``, or None when the
-    statement cannot vouch for a member. One statement."""
+    statement cannot authenticate a member. One statement."""
     key = session_key(request)
     if key is None:
         return None
@@ -225,13 +275,13 @@ def member(request: HttpRequest, code: str) -> dict | None:
         )
         _lost_prepared.append(True)
         return None
-    return member_row(rows)
+    return checked_row(key, rows)
 
 
 def _by_authentication(request: HttpRequest, code) -> Visitor | None:
-    """The visitor as Django's authentication middleware finds them (another session engine
-    or backend, a session signed with a fallback key), and their membership: for what the
-    statement could not vouch for."""
+    """The visitor as ``AuthenticationMiddleware`` authenticates them (another session
+    engine or backend, a session signed with a fallback key), and their membership: for
+    what the statement could not authenticate."""
     user = request.user
     if not user.is_authenticated:
         return None
@@ -243,13 +293,13 @@ def _by_authentication(request: HttpRequest, code) -> Visitor | None:
     hidden = None if role == Role.GM else LogEntry.objects.in_campaign(campaign).hidden(user).count()
     version = poll_version(campaign, role, hidden=hidden)
     # Whether messages wait in a session read this way is not known: say they may, so no
-    # kept page stands in for a page that would show them.
+    # cached page is served where the rendered one would show them.
     return Visitor(
         user=user, role=role, campaign=campaign, version=version, messages_waiting=True, code=str(code)
     )
 
 
-VISITOR_ATTR = "visitor"  # where the door leaves its answer on the request
+VISITOR_ATTR = "visitor"  # the request attribute holding the Visitor, as request.user holds the user
 
 
 def visitor(request: HttpRequest, code) -> Visitor | None:
@@ -279,7 +329,7 @@ def visitor(request: HttpRequest, code) -> Visitor | None:
 
 
 def visitor_of(request: HttpRequest) -> Visitor | None:
-    """The visitor the door let in for this request, if it did."""
+    """The Visitor ``member_view``/``gm_view`` authenticated for this request, if any."""
     return getattr(request, VISITOR_ATTR, None)
 
 

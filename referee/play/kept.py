@@ -1,19 +1,19 @@
-"""Whole pages kept in the cache while the campaign has not changed: ``@kept(key=...)``.
+"""Whole-page cache for campaign pages while the campaign has not changed: ``@kept(key=...)``.
 
-A view wrapped by the door (``door.gm_view``/``member_view``) and then by ``kept`` returns a
-``TemplateResponse``. For a plain GET of a whole page (not HTMX's piece of one, no message
-waiting to be shown) whose ``key`` names it, the decorator looks the page up in the cache
-(``fragments``, under the one key builder ``fragments.key``: the release, the campaign's
-version, the reader and the name). On a cache hit the view is not called; on a miss it
-renders the view's response with a placeholder where the visitor's CSRF token goes, and
-keeps it. Either way the page gets this visitor's CSRF token and, where the page holds a
-form's request key (``REQUEST_KEY_PLACEHOLDER``), a request key of its own (a double click
-still returns the first roll; two tabs never share a key). A page without request keys
-gets an ``ETag`` naming what the kept page says and the visitor's CSRF secret, so Django's
-``ConditionalGetMiddleware`` answers a reload with 304.
+A view wrapped by ``door.gm_view``/``member_view`` and then by ``kept`` returns a
+``TemplateResponse``. For a plain GET of a whole page (not an HTMX partial, no message
+waiting to be shown) whose ``key`` names it, the decorator looks the page up in the
+``fragments`` cache under the one key builder ``fragments.key`` (the release, the
+campaign's version, the reader and the page's name). On a cache hit the view is not
+called; on a cache miss it renders the view's response with a placeholder where the CSRF
+token goes and stores it. Either way the response gets this visitor's CSRF token and,
+where the page holds a form's request key (``REQUEST_KEY_PLACEHOLDER``), a fresh one (a
+double click still returns the first roll; two tabs never share a key). A page without
+request keys gets an ``ETag`` (a hash of the cached page and the visitor's CSRF secret),
+so Django's ``ConditionalGetMiddleware`` answers a reload with 304 Not Modified.
 
-The request runs the whole middleware stack either way: the door's one statement says who
-is asking, and the cache says what they see."""
+The request runs the whole middleware stack either way: ``door`` authenticates it in one
+statement, and the cache supplies the page."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ DEFAULT_MESSAGES = "django.contrib.messages.storage.fallback.FallbackStorage"
 
 
 def may_keep(request: HttpRequest, visitor: door.Visitor | None) -> bool:
-    """A GET for a whole page (not HTMX's piece of one) with no message waiting for it."""
+    """Whether the response may come from the cache: a GET for a whole page (not an HTMX
+    partial) with no message waiting for it."""
     return (
         visitor is not None
         and request.method in ("GET", "HEAD")
@@ -61,8 +62,8 @@ def _finish(request: HttpRequest, response: HttpResponse, html: str, cache_key: 
     response.content = fill(html, request)
     if cache_key is not None and REQUEST_KEY_PLACEHOLDER not in html:
         secret = request.META.get("CSRF_COOKIE", "")
-        # Named by what the page says, not by the key: the key holds the campaign's version,
-        # which a GM-only change moves too, and a player's reload must not tell them so.
+        # The ETag hashes the page's content, not its cache key: the key holds the campaign's
+        # version, which a GM-only change moves too, and a player's reload must stay a 304.
         digest = hashlib.sha256(f"{html}:{secret}".encode()).hexdigest()[:32]
         response["ETag"] = quote_etag(digest)
         patch_cache_control(response, private=True, no_cache=True)
@@ -71,9 +72,9 @@ def _finish(request: HttpRequest, response: HttpResponse, html: str, cache_key: 
 
 
 def kept(*, key: Callable[..., str | None]) -> Callable:
-    """Keep the view's page while the campaign has not changed. ``key(request, *args,
-    **kwargs)``, called with the view's arguments, names the page (None: render it afresh,
-    as for a query string the page does not keep)."""
+    """Cache the view's page while the campaign has not changed. ``key(request, *args,
+    **kwargs)``, called with the view's arguments, names the page in the cache key (None:
+    render it and bypass the cache, as for a query string the page is not cached for)."""
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)
@@ -83,7 +84,7 @@ def kept(*, key: Callable[..., str | None]) -> Callable:
             if may_keep(request, visitor) and (name := key(request, *args, **kwargs)) is not None:
                 cache_key = fragments.key(visitor.campaign, visitor.role, visitor.user, "page", name)
                 html = fragments.get(cache_key)
-                if html is not None:  # a cache hit: the view is not called
+                if html is not None:  # cache hit: the view is not called
                     return _finish(request, HttpResponse(), html, cache_key)
             response = view(request, *args, **kwargs)
             if not isinstance(response, TemplateResponse):

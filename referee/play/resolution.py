@@ -1,9 +1,9 @@
-"""The one resolution core: a roll's outcome landed on the campaign's records.
+"""The one resolution core: a roll's outcome applied to the campaign's records.
 
 The GM's roll (``services.procedure_resolve``), a player's roll (``players.player_roll``),
 the GM's accept of a waiting roll (``players.player_roll_decide``) and a pending change's
 apply (``pending.pending_effect_apply``) lock the campaign with ``campaign_lock``, read the
-roll's records with ``load_context``, and land what it changes with ``outcome_apply`` (the
+roll's records with ``load_context``, and apply what it changes with ``outcome_apply`` (the
 rolls) or ``changes_save`` (a change the GM applies by hand): one place decides how an
 outcome becomes changes, and refuses a change a record's rules would break."""
 
@@ -52,11 +52,11 @@ def load_context(campaign: Campaign, binding: Binding, subjects: dict, extras: d
 
 
 def outcome_apply(binding: Binding, ctx: Context, outcome) -> tuple[list[dict], list, list]:
-    """Land ``outcome``'s effects on the records of ``ctx``: (changes, the effects left
+    """Apply ``outcome``'s effects to the records of ``ctx``: (changes, the effects left
     pending for the GM, every record involved). The caller holds the campaign lock."""
     ctx.outcome = outcome
     recorder = ChangeRecorder()
-    # A procedure whose result takes time keeps back what lands only when its time is up.
+    # A procedure whose result takes time defers the effects that apply only when its time is up.
     effects, ctx.takes_time = families.start_timer(ctx, list(outcome.effects), recorder, binding.procedure_id)
     pending = apply_effects(effects, ctx.targets(binding), ctx, recorder, binding.procedure_id)
     if binding.after:

@@ -5,6 +5,7 @@ hidden entries and the player's numbering read in one statement that agrees with
 import re
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from referee.dashboard import selectors as page_selectors
@@ -85,3 +86,26 @@ def test_one_statement_reads_the_log_as_the_orm_does(cast):
         assert (entries, hidden) == selectors.log_counts(cast.campaign, user)
         assert numbering.hidden == Numbering.for_campaign(cast.campaign, user).hidden
         assert hidden == LogEntry.objects.in_campaign(cast.campaign).hidden(user).count()
+
+
+def test_the_page_reads_the_ships_it_shows_and_the_players_own_not_every_shared_one(cast):
+    """Sixty shared ships, the player's own last by name: the page reads the first few and
+    that one (in one query), not all sixty, and still lists it among the player's records."""
+    ShipFactory.create_batch(60, campaign=cast.campaign, shared=True)
+    ShipFactory(campaign=cast.campaign, shared=True, owner=cast.player, name="Zulu, the player's own")
+    rows_read: dict[str, int] = {}
+
+    def count_rows(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if 'FROM "fleet_ship"' in sql:
+            rows_read[sql] = context["cursor"].rowcount
+        return result
+
+    client = cast.client("player")
+    with connection.execute_wrapper(count_rows):
+        page = client.get(reverse("campaigns:detail", args=[cast.campaign.code])).text
+    assert cards(page, "ship") == SHOWN and f"{SHOWN} of 61 shared ships shown" in page
+    assert "Zulu, the player&#x27;s own" in page.split('id="my-records"')[1].split("</section>")[0]
+    assert len(rows_read) == 1 and sum(rows_read.values()) == SHOWN + 1
+    every = client.get(reverse("campaigns:detail", args=[cast.campaign.code]), {"show": "all"}).text
+    assert cards(every, "ship") == 61

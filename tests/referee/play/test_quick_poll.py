@@ -223,3 +223,29 @@ def test_a_new_secret_key_ends_the_quick_answer_as_it_ends_the_session(cast, set
     assert client.get(status_url(cast.campaign), {"v": version}).status_code == 204
     settings.SECRET_KEY = "another-secret-key-" + "k" * 40
     assert client.get(status_url(cast.campaign), {"v": version}).status_code == 404
+
+
+def test_the_statement_reads_the_askers_row_alone_once_the_door_knows_whose_session_it_is(cast):
+    for _ in range(3):
+        MembershipFactory(campaign=cast.campaign, role="player")
+    client = cast.client("player")
+    key = client.cookies["sessionid"].value
+    version = version_of(client, cast.campaign)
+    assert client.get(status_url(cast.campaign), {"v": version}).status_code == 204
+    with connection.cursor() as cursor:
+        cursor.execute(poll.member_sql(), poll.member_params(str(cast.campaign.code), key))
+        rows = poll.named(cursor.fetchall())
+    assert [row["user_id"] for row in rows] == [cast.player.pk]
+
+
+def test_a_wrong_user_remembered_for_a_session_costs_a_slower_answer_never_a_wrong_one(cast, monkeypatch):
+    client = cast.client("player")
+    key = client.cookies["sessionid"].value
+    version = version_of(client, cast.campaign)
+    monkeypatch.setitem(poll.session_users, key, cast.gm.pk)
+    response = client.get(status_url(cast.campaign), {"v": version})
+    assert response.status_code == 204 and response["X-Campaign-Version"] == version
+    assert poll.session_users.get(key) is None  # forgotten: the next poll reads every member's row
+    assert client.get(status_url(cast.campaign), {"v": version}).status_code == 204
+    assert poll.session_users[key] == cast.player.pk
+    assert cast.client("outsider").get(status_url(cast.campaign), {"v": version}).status_code == 404
