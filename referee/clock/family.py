@@ -18,5 +18,5 @@ FAMILY = Family(
         Timer("drive.charge", services.charge_started),
         Timer("jump.nonstandard_plot", services.plot_started),
     ),
-    on_clock=(services.due_events_complete,),
+    on_clock=(services.due_events_complete, services.station_keeping_burn),
 )

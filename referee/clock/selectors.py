@@ -14,7 +14,8 @@ from referee.maps.geometry import plain_au
 from referee.maps.models import PiratePoint
 from referee.play.models import LogEntry
 
-from .models import EventStatus, TimedEvent
+from .models import EventKind, EventStatus, TimedEvent
+from .travel import burn_days
 
 PANEL = "clock/panel.html#agenda-panel"
 PLAYER_PANEL = "clock/player_panel.html#under-way"
@@ -87,14 +88,31 @@ def stock_warnings(campaign: Campaign) -> list[Warning]:
     """The food and fuel stocks that run out within ``WARN_DAYS`` at the rate they are used."""
     found = []
     stores = ShipStores.objects.in_campaign(campaign).select_related("ship").order_by("ship__name", "pk")
+    transits = {
+        e.ship_id: e
+        for e in TimedEvent.objects.in_campaign(campaign).filter(
+            status=EventStatus.WAITING, kind=EventKind.TRANSIT
+        )
+    }
     for s in stores:
+        fuel_left = s.fuel_t + s.cargo_fuel_t
+        transit = transits.get(s.ship_id)
+        # A docked ship rides on its carrier's thrust; one in transit burns burn-days.
+        keeping = 0.0 if s.ship.docked_on_id or transit else station_keeping_per_day(s)
         for stock, left, rate in (
             ("food", s.food_t, food_per_day(s) if s.people else 0.0),
-            ("fuel", s.fuel_t + s.cargo_fuel_t, station_keeping_per_day(s)),
+            ("fuel", fuel_left, keeping),
         ):
             if rate > 0 and left / rate < WARN_DAYS:
                 days = left / rate
                 found.append(Warning(s.ship, stock, days, campaign.clock + timedelta(days=days)))
+        if transit is not None and s.burn_day_fuel_t:
+            span = transit.due_at - transit.started_at
+            need = s.burn_day_fuel_t * burn_days(span, transit.thrust_g or 1)
+            if need > fuel_left:
+                dry = transit.started_at + span * (fuel_left / need)
+                days = max(0.0, (dry - campaign.clock).total_seconds() / 86400)
+                found.append(Warning(s.ship, "fuel, before it arrives,", days, max(dry, campaign.clock)))
     return found
 
 

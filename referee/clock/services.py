@@ -4,12 +4,14 @@ campaign row locked, or takes the lock itself, like every other write of the pla
 
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 from types import SimpleNamespace
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+import rules
 from referee.campaigns.models import Campaign
 from referee.fleet.models import Ship
 from referee.logistics.models import ShipStores
@@ -29,9 +31,10 @@ from referee.play.services import (
 from rules.tables import drive as drive_tables
 
 from .models import MAX_DURATION_H, EventKind, EventStatus, TimedEvent
-from .travel import TravelError, plain_duration, transit_time
+from .selectors import WARN_DAYS, station_keeping_per_day
+from .travel import TravelError, burn_days, plain_duration, transit_time
 
-DUE, TRANSIT = "clock.due", "clock.transit"
+DUE, TRANSIT, STATION_KEEPING = "clock.due", "clock.transit", "clock.station_keeping"
 SYSTEM_WORDS = {"kf_drive": "K-F drive", "lf_battery": "lithium-fusion battery"}
 
 
@@ -214,18 +217,10 @@ def transit_start(
     )
 
 
-def burn_days(span: timedelta, thrust_g: float) -> float:
-    """A normal burn-day is a day at 1 G (station-keeping at 0.1 G uses a tenth of one)."""
-    return span.total_seconds() / 86400 * thrust_g
-
-
 def _burn(recorder: ChangeRecorder, stores: ShipStores, days: float) -> str:
     """The transit's fuel, from the cargo cells first (which frees the bay), then the tanks."""
     burn = stores.burn_day_fuel_t * days
-    from_cells = min(stores.cargo_fuel_t, burn)
-    short = max(0.0, burn - from_cells - stores.fuel_t)
-    recorder.set(stores, "cargo_fuel_t", round(stores.cargo_fuel_t - from_cells, 3))
-    recorder.set(stores, "fuel_t", round(max(0.0, stores.fuel_t - (burn - from_cells)), 3))
+    short = _draw(recorder, stores, burn)
     words = f", burning {burn:.3g} t of fuel ({days:.3g} burn-days)"
     return words + (f"; the tanks ran dry {short:.3g} t short" if short else "")
 
@@ -245,6 +240,11 @@ def _complete(campaign: Campaign, event: TimedEvent, actor) -> LogEntry:
         stores = ShipStores.objects.select_for_update().filter(ship=ship).first()
         if stores is not None and stores.burn_day_fuel_t:
             done += _burn(recorder, stores, burn_days(event.due_at - event.started_at, event.thrust_g or 1))
+        if stores is not None and stores.fuel_accounted_to is not None:
+            # The days under thrust were burn-days, not days of station-keeping.
+            recorder.set(
+                stores, "fuel_accounted_to", stores.fuel_accounted_to + (event.due_at - event.started_at)
+            )
     else:
         ctx = Context(campaign=campaign, objects={"ship": ship})
         ctx.outcome = SimpleNamespace(inputs={}, result={}, effects=event.held)
@@ -277,6 +277,98 @@ def due_events_complete(*, campaign: Campaign, actor) -> list[LogEntry]:
     """Each event whose due time the clock has reached, in due order, as its own entry."""
     events = waiting(campaign).filter(due_at__lte=campaign.clock).select_for_update(of=("self",))
     return [_complete(campaign, event, actor) for event in list(events)]
+
+
+# -- Station-keeping ---------------------------------------------------------------------------
+
+
+def keeping_station(campaign: Campaign):
+    """The stores whose station-keeping is counted as the clock moves, a whole day or more
+    since it last was; a ship in transit burns on arrival instead."""
+    in_transit = waiting(campaign).filter(kind=EventKind.TRANSIT).values("ship_id")
+    return (
+        ShipStores.objects.in_campaign(campaign)
+        .filter(
+            auto_fuel=True, burn_day_fuel_t__gt=0, fuel_accounted_to__lte=campaign.clock - timedelta(days=1)
+        )
+        .exclude(ship_id__in=in_transit)
+        .select_related("ship", "ship__docked_on")
+        .select_for_update(of=("self",))
+        .order_by("ship__name", "pk")
+    )
+
+
+def station_keeping_burn(*, campaign: Campaign, actor) -> list[LogEntry]:
+    """Each ship burns its station-keeping fuel for the whole days the clock has passed, as
+    the stores procedure counts it (a tenth of a burn-day a day), cargo cells first; the
+    days are marked counted, so none is burnt twice and undoing the entry gives them back.
+    A docked ship rides on its carrier's thrust: its days are counted without a burn."""
+    entries = []
+    for stores in list(keeping_station(campaign)):
+        ship = stores.ship
+        days = math.floor((campaign.clock - stores.fuel_accounted_to).total_seconds() / 86400)
+        recorder = ChangeRecorder()
+        outcome = rules.resolve(
+            "cargo.stores", {"burn_day_fuel_t": stores.burn_day_fuel_t, "station_keeping_days": days}, []
+        )
+        span = f"{days} day{'s' if days != 1 else ''}"
+        if ship.docked_on_id:
+            title = f"{ship} rides docked on {ship.docked_on}"
+            summary = f"{title} for {span}: no station-keeping fuel burnt."
+        else:
+            burn = outcome.result["station_keeping_fuel_t"] or 0.0
+            short = _draw(recorder, stores, burn)
+            left = stores.fuel_t + stores.cargo_fuel_t
+            title = f"{ship} burns {burn:.3g} t of fuel keeping station"
+            summary = (
+                f"{ship} kept station for {span}, burning {burn:.3g} t of fuel "
+                f"(a tenth of a {stores.burn_day_fuel_t:g} t burn-day a day, cargo cells first); "
+                f"{left:.3g} t left"
+            )
+            summary += f", {short:.3g} t short: the tanks ran dry." if short else f"{fuel_outlook(stores)}."
+        recorder.set(stores, "fuel_accounted_to", stores.fuel_accounted_to + timedelta(days=days))
+        entries.append(
+            log_append(
+                campaign=campaign,
+                procedure=STATION_KEEPING,
+                title=title,
+                summary=summary,
+                actor=actor,
+                inputs={
+                    "@ship": {"code": str(ship.code), "name": str(ship)},
+                    "burn_day_fuel_t": stores.burn_day_fuel_t,
+                    "station_keeping_days": days,
+                },
+                result={
+                    "station_keeping_fuel_t": 0.0
+                    if ship.docked_on_id
+                    else outcome.result["station_keeping_fuel_t"]
+                },
+                effects=changes_save(recorder),
+                reference=outcome.reference,
+                visibility=Visibility.EVERYONE if sharing.seen_by_players(ship) else Visibility.GM,
+            )
+        )
+    return entries
+
+
+def _draw(recorder: ChangeRecorder, stores: ShipStores, burn: float) -> float:
+    """Take ``burn`` tons of fuel, from the cargo cells first (which frees the bay), then the
+    tanks; what the tanks could not give."""
+    from_cells = min(stores.cargo_fuel_t, burn)
+    short = max(0.0, burn - from_cells - stores.fuel_t)
+    recorder.set(stores, "cargo_fuel_t", round(stores.cargo_fuel_t - from_cells, 3))
+    recorder.set(stores, "fuel_t", round(max(0.0, stores.fuel_t - (burn - from_cells)), 3))
+    return short
+
+
+def fuel_outlook(stores: ShipStores) -> str:
+    """ ", enough for 9.5 more days of station-keeping" when that is under the agenda's warning."""
+    per_day = station_keeping_per_day(stores)
+    left = stores.fuel_t + stores.cargo_fuel_t
+    if not per_day or left / per_day >= WARN_DAYS:
+        return ""
+    return f", enough for only {left / per_day:.1f} more days of station-keeping"
 
 
 @transaction.atomic

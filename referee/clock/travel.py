@@ -34,3 +34,8 @@ def plain_duration(span: timedelta) -> str:
     parts += [f"{hours} h"] if hours else []
     parts += [f"{mins} min"] if mins or not parts else []
     return " ".join(parts)
+
+
+def burn_days(span: timedelta, thrust_g: float) -> float:
+    """A normal burn-day is a day at 1 G (station-keeping at 0.1 G uses a tenth of one)."""
+    return span.total_seconds() / 86400 * thrust_g

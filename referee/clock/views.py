@@ -39,7 +39,7 @@ def next_event(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpRespons
     except PlayError as error:
         messages.error(request, str(error))
         return _dashboard(campaign)
-    done = [e.title for e in entries if e.procedure == services.DUE]
+    done = [e.title for e in entries if e.procedure in (services.DUE, services.STATION_KEEPING)]
     messages.success(request, "Clock moved on. " + (" ".join(f"{t}." for t in done) or "Nothing came due."))
     return _dashboard(campaign)
 

@@ -155,6 +155,11 @@ def _stores_applied(obj, effect, ctx):
         from_cells = min(stores.cargo_fuel_t, burn)
         changes.append((stores, "cargo_fuel_t", _round_t(stores.cargo_fuel_t - from_cells)))
         changes.append((stores, "fuel_t", _round_t(max(0.0, stores.fuel_t - (burn - from_cells)))))
+    if stores.auto_fuel and (burn or stores.fuel_accounted_to is None):
+        # The days burnt here are not burnt again when the clock moves.
+        start = stores.fuel_accounted_to or ctx.clock
+        days = (inputs.get("station_keeping_days") or 0) if burn else 0
+        changes.append((stores, "fuel_accounted_to", start + timedelta(days=days)))
     return changes
 
 

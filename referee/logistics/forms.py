@@ -28,6 +28,8 @@ class ShipStoresForm(CampaignScopedForm):
             "fuel_cell_bay_t",
             "cargo_fuel_capacity_t",
             "cargo_fuel_t",
+            "auto_fuel",
+            "fuel_accounted_to",
         ]
 
     def __init__(self, *args, campaign, **kwargs):
@@ -50,6 +52,10 @@ class ShipStoresForm(CampaignScopedForm):
             # Meals are counted from now on, not from the start of the campaign.
             cleaned["food_accounted_to"] = self.instance.campaign.clock
             self.instance.food_accounted_to = self.instance.campaign.clock
+        if cleaned.get("auto_fuel") and cleaned.get("fuel_accounted_to") is None:
+            # Station-keeping is counted from now on too.
+            cleaned["fuel_accounted_to"] = self.instance.campaign.clock
+            self.instance.fuel_accounted_to = self.instance.campaign.clock
         return cleaned
 
 

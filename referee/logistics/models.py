@@ -70,6 +70,19 @@ class ShipStores(CampaignObject):
     cargo_fuel_t = models.FloatField(
         "fuel in cargo cells (t)", default=0, help_text="Burnt first, which frees the bay again."
     )
+    auto_fuel = models.BooleanField(
+        "burn station-keeping fuel as the clock moves",
+        default=True,
+        help_text="Every whole day the clock passes burns a tenth of a burn-day of fuel; days in "
+        "transit are counted on arrival as burn-days instead.",
+    )
+    fuel_accounted_to = models.DateTimeField(
+        "fuel counted up to",
+        null=True,
+        blank=True,
+        help_text="In-game time up to which station-keeping fuel is already taken from the stock "
+        "(leave empty for now).",
+    )
 
     class Meta(CampaignObject.Meta):
         verbose_name = "ship's stores"

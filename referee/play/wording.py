@@ -322,6 +322,7 @@ EVENTS = {
     "clock.advance": "Clock",
     "clock.due": "Done on the clock",
     "clock.transit": "Transit",
+    "clock.station_keeping": "Station-keeping fuel",
     "record.share": "Shared with players",
     "campaign.settings": "Campaign settings",
     "log.undo": "Undo",

@@ -274,3 +274,126 @@ def test_a_transit_burns_its_burn_days_of_fuel_cargo_cells_first(cast, ship):
     play.log_entry_reverse(entry=arrival, actor=cast.gm)
     stores.refresh_from_db()
     assert (stores.cargo_fuel_t, stores.fuel_t) == (1.0, 10.0)
+
+
+def keeping(cast, ship, **fields):
+    values = {"burn_day_fuel_t": 5, "fuel_t": 20, "cargo_fuel_capacity_t": 5, "cargo_fuel_t": 1}
+    return ShipStores.objects.create(
+        campaign=cast.campaign,
+        ship=ship,
+        name="s",
+        fuel_accounted_to=cast.campaign.clock,
+        **{**values, **fields},
+    )
+
+
+def test_moving_the_clock_burns_station_keeping_fuel_once_a_day_and_undo_gives_it_back(cast, ship):
+    stores = keeping(cast, ship)
+    start = stores.fuel_accounted_to
+    moved = advance(cast, 60)  # two whole days and 12 h
+    stores.refresh_from_db()
+    # a tenth of a 5 t burn-day a day, two days: 1 t, the cargo cell's 1 t first
+    assert (stores.cargo_fuel_t, stores.fuel_t) == (0.0, 20.0)
+    assert stores.fuel_accounted_to == start + timedelta(days=2)
+    entry = LogEntry.objects.get(campaign=cast.campaign, procedure=services.STATION_KEEPING)
+    assert entry.seq > moved.seq and entry.visibility == "everyone"
+    assert entry.title == "Marauder's Pride burns 1 t of fuel keeping station"
+    assert "kept station for 2 days" in entry.summary and "20 t left" in entry.summary
+    assert "Spare Parts, Ammunition, Fuel" in entry.reference
+    advance(cast, 12)  # the half day left and 12 h more make the third day, counted once
+    advance(cast, 1)
+    stores.refresh_from_db()
+    assert stores.fuel_t == 19.5 and stores.fuel_accounted_to == start + timedelta(days=3)
+    assert LogEntry.objects.filter(procedure=services.STATION_KEEPING).count() == 2
+    last = LogEntry.objects.filter(procedure=services.STATION_KEEPING).latest("seq")
+    play.log_entry_reverse(entry=last, actor=cast.gm)
+    stores.refresh_from_db()
+    assert stores.fuel_t == 20.0 and stores.fuel_accounted_to == start + timedelta(days=2)
+
+
+def test_station_keeping_is_not_counted_twice_after_a_gms_own_roll(cast, ship):
+    stores = keeping(cast, ship, cargo_fuel_t=0)
+    play.procedure_resolve(
+        campaign=cast.campaign,
+        procedure_id="cargo.stores",
+        inputs={"tankage_t": 0, "burn_day_fuel_t": 5, "station_keeping_days": 3},
+        dice=None,
+        actor=cast.gm,
+        subjects={"ship": ship.code},
+    )
+    stores.refresh_from_db()
+    assert stores.fuel_t == 18.5
+    advance(cast, 72)
+    stores.refresh_from_db()
+    assert stores.fuel_t == 18.5  # the three days were counted by the GM's roll
+    assert not LogEntry.objects.filter(procedure=services.STATION_KEEPING).exists()
+
+
+def test_days_in_transit_burn_burn_days_not_station_keeping(cast, ship):
+    system = StarSystemFactory(campaign=cast.campaign, name="Tharkad", jump_point_au=1)
+    ship.star_system, ship.x_au, ship.y_au = system, 0.0, 1.0
+    ship.save()
+    stores = keeping(cast, ship, fuel_t=30, cargo_fuel_t=0, burn_day_fuel_t=2)
+    start = stores.fuel_accounted_to
+    services.transit_start(
+        campaign=cast.campaign, ship=ship, x_au=0.0, y_au=0.0, position="the star", thrust_g=2, actor=cast.gm
+    )
+    advance(cast, 24)  # under way: no station-keeping
+    assert not LogEntry.objects.filter(procedure=services.STATION_KEEPING).exists()
+    advance(cast, 24 * 3)  # arrives after 2.02 days, keeps station for the rest
+    stores.refresh_from_db()
+    event = TimedEvent.objects.get(ship=ship)
+    transit = event.due_at - event.started_at  # 2 days 31 min
+    assert stores.fuel_accounted_to == start + transit + timedelta(days=1)
+    # 8.087 t of burn-days in transit, then one day keeping station: 0.2 t
+    assert stores.fuel_t == round(round(30 - 8.087, 3) - 0.2, 3)
+
+
+def test_a_docked_ship_counts_its_days_without_burning(cast, ship):
+    carrier = ShipFactory(campaign=cast.campaign, name="Invisible Truth", shared=True)
+    ship.docked_on = carrier
+    ship.save()
+    stores = keeping(cast, ship)
+    advance(cast, 48)
+    stores.refresh_from_db()
+    assert (stores.cargo_fuel_t, stores.fuel_t) == (1.0, 20.0)
+    entry = LogEntry.objects.get(procedure=services.STATION_KEEPING)
+    assert (
+        entry.summary
+        == "Marauder's Pride rides docked on Invisible Truth for 2 days: no station-keeping fuel burnt."
+    )
+
+
+def test_the_gm_is_warned_before_the_fuel_runs_out_and_an_unshared_ship_burns_in_secret(cast):
+    secret = ShipFactory(campaign=cast.campaign, name="Black Widow", shared=False)
+    stores = keeping(cast, secret, fuel_t=5, cargo_fuel_t=0)  # 0.5 t a day: ten days
+    assert [str(w)[:45] for w in stock_warnings(cast.campaign)] == [
+        "Black Widow's fuel runs out in 10.0 days, 306"
+    ]
+    advance(cast, 24)
+    entry = LogEntry.objects.get(procedure=services.STATION_KEEPING)
+    assert entry.visibility == "gm"
+    assert "enough for only 9.0 more days of station-keeping" in entry.summary
+    advance(cast, 24 * 12)
+    stores.refresh_from_db()
+    assert stores.fuel_t == 0.0
+    assert (
+        "0 t left, 1.5 t short: the tanks ran dry"
+        in LogEntry.objects.filter(procedure=services.STATION_KEEPING).latest("seq").summary
+    )
+    assert [str(w) for w in stock_warnings(cast.campaign)] == ["Black Widow's fuel has run out."]
+
+
+def test_a_transit_that_runs_the_tanks_dry_is_warned_of(cast, ship):
+    system = StarSystemFactory(campaign=cast.campaign, name="Tharkad", jump_point_au=1)
+    ship.star_system, ship.x_au, ship.y_au = system, 0.0, 1.0
+    ship.save()
+    keeping(cast, ship, fuel_t=100, cargo_fuel_t=0, burn_day_fuel_t=2)
+    assert stock_warnings(cast.campaign) == []
+    services.transit_start(
+        campaign=cast.campaign, ship=ship, x_au=0.0, y_au=0.0, position="the star", thrust_g=2, actor=cast.gm
+    )
+    assert stock_warnings(cast.campaign) == []  # 8.087 t needed, 100 t in the tanks
+    ShipStores.objects.filter(ship=ship).update(fuel_t=4)
+    (warning,) = stock_warnings(cast.campaign)
+    assert str(warning).startswith("Marauder's Pride's fuel, before it arrives, runs out in 1.0 days")
