@@ -13,7 +13,7 @@ from django.db import transaction
 
 import rules
 from referee.campaigns.models import Campaign
-from referee.fleet.models import Ship
+from referee.fleet.models import Ship, StarSystem
 from referee.logistics.models import ShipStores
 from referee.maps.geometry import plain_au
 from referee.play import families, sharing
@@ -80,16 +80,25 @@ def event_start(
 # -- What the rules give a duration -----------------------------------------------------
 
 
-def charge_span(inputs: dict) -> tuple[timedelta, str]:
+def charge_span(inputs: dict, star_system: StarSystem | None = None) -> tuple[timedelta, str]:
     """How long a charge takes (10.7 Drive Charging): from the reactor, the hours the GM
-    chose; with a jump sail, the star class's hours after the sail is deployed."""
+    chose; with a jump sail, the star class's hours after the sail is deployed: the hours
+    given, else the star system's, else the least any star class takes."""
     hours = inputs.get("target_hours")
     if inputs.get("method") == "sail":
         deploy = timedelta(minutes=drive_tables.SAIL_DEPLOY_MINUTES)
         how = f"{drive_tables.SAIL_DEPLOY_MINUTES} min to deploy the sail, then "
-        if hours is None:  # the star's hours not given: the least any star class takes
+        system_hours = star_system.sail_charge_hours if star_system is not None else None
+        if hours is None and system_hours is not None:
+            hours = system_hours
+        if hours is None:  # the star's hours not known: the least any star class takes
             hours = drive_tables.SAIL_HOURS_MIN
-            how += f"{hours:g} h of charging, the least any star takes (give the star's hours for another)"
+            how += (
+                f"{hours:g} h of charging, the least any star takes "
+                "(give the star system's sail charging time for another)"
+            )
+        elif hours == system_hours:
+            how += f"{hours:g} h of charging, the star system's"
         else:
             how += f"{hours:g} h of charging"
         return deploy + timedelta(hours=hours), how
@@ -103,7 +112,7 @@ def charge_started(ctx: Context, effects: list[dict], recorder: ChangeRecorder) 
     if not held or ship is None:  # a failed charge, or a calculator run: nothing to wait for
         return effects, ""
     inputs = dict(ctx.outcome.inputs)
-    span, how = charge_span(inputs)
+    span, how = charge_span(inputs, ship.star_system)
     what = f"{SYSTEM_WORDS.get(inputs.get('system'), 'drive')} charge"
     event = event_start(
         ctx=ctx,

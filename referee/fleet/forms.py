@@ -44,7 +44,7 @@ class CampaignScopedForm(InputLimitsMixin, forms.ModelForm):
 class StarSystemForm(CampaignScopedForm):
     class Meta:
         model = StarSystem
-        fields = ["name", "spectral_class", "jump_point_au", "notes"]
+        fields = ["name", "spectral_class", "jump_point_au", "sail_charge_hours", "notes"]
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
 
     def clean_name(self) -> str:

@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from referee.campaigns.models import Campaign, CampaignScoped
+from rules.tables import drive as drive_tables
 
 FACINGS = ("nose", "fore_left", "fore_right", "aft_left", "aft_right", "aft")
 FACING_LABELS = {
@@ -74,6 +75,8 @@ MAP_LIMIT_AU = 10_000
 # The farthest a star system may lie from the star map's origin, in light-years: the Inner
 # Sphere and the Periphery and far beyond, every figure finite and plain.
 STAR_MAP_LIMIT_LY = 5_000
+SAIL_HOURS_MIN = drive_tables.SAIL_HOURS_MIN
+SAIL_HOURS_MAX = 2_000  # far beyond the slowest star: a figure no table gives
 
 
 class StarSystem(CampaignObject):
@@ -85,6 +88,14 @@ class StarSystem(CampaignObject):
         blank=True,
         help_text="How far the zenith and nadir jump points lie from the star, from the "
         "sourcebook's Jump Point Distance table for its spectral class.",
+    )
+    # The seed's table of sail-charging time by star class is not transcribed: the GM's figure.
+    sail_charge_hours = models.FloatField(
+        "jump-sail charging time (h)",
+        null=True,
+        blank=True,
+        help_text=f"How long a jump sail takes to charge a drive at this star: {SAIL_HOURS_MIN} to more "
+        "than 200 hours by its class, from the sourcebook's table. Leave empty if not known.",
     )
     notes = models.TextField(blank=True)
     # Where it lies on the interstellar map (None: not placed yet), and what players know.
@@ -113,6 +124,11 @@ class StarSystem(CampaignObject):
                 | Q(jump_point_au__gt=0, jump_point_au__lte=MAP_LIMIT_AU),
                 name="star_system_jump_point_bounded",
             ),
+            models.CheckConstraint(
+                condition=Q(sail_charge_hours__isnull=True)
+                | Q(sail_charge_hours__gte=SAIL_HOURS_MIN, sail_charge_hours__lte=SAIL_HOURS_MAX),
+                name="star_system_sail_hours_bounded",
+            ),
         ]
 
     def jump_points(self) -> dict[str, tuple[float, float]]:
@@ -127,6 +143,11 @@ class StarSystem(CampaignObject):
         if value is not None and not (math.isfinite(value) and 0 < value <= MAP_LIMIT_AU):
             raise ValidationError(
                 {"jump_point_au": f"Give a distance above 0 and at most {MAP_LIMIT_AU:,} AU."}
+            )
+        hours = self.sail_charge_hours
+        if hours is not None and not (math.isfinite(hours) and SAIL_HOURS_MIN <= hours <= SAIL_HOURS_MAX):
+            raise ValidationError(
+                {"sail_charge_hours": f"Give the sail's hours from {SAIL_HOURS_MIN} to {SAIL_HOURS_MAX:,}."}
             )
         for axis in ("x_ly", "y_ly"):
             value = getattr(self, axis)

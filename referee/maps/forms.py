@@ -204,9 +204,9 @@ class RouteForm(InputLimitsMixin, forms.Form):
         label="Hours each charge",
         min_value=drive_tables.AUTOMATIC_DAMAGE_BELOW_HOURS,
         max_value=2_000,
-        initial=drive_tables.BASE_HOURS,
         required=False,
-        help_text=f"From the reactor, {drive_tables.BASE_HOURS} h is safe; with a jump sail, the star's hours.",
+        help_text=f"Left empty: {drive_tables.BASE_HOURS} h from the reactor (safe); with a jump sail, "
+        "each star system's sail charging time.",
     )
 
     def __init__(self, *args, campaign, **kwargs):
@@ -233,9 +233,12 @@ class RouteForm(InputLimitsMixin, forms.Form):
             raise forms.ValidationError("The route names a system this campaign does not have.")
         return [found[code] for code in wanted]
 
-    def clean_hours(self) -> float:
+    def clean_hours(self) -> float | None:
+        """Empty: the reactor's safe hours, or (with a sail) each star system's."""
         hours = self.cleaned_data["hours"]
-        return float(drive_tables.BASE_HOURS) if hours is None else hours
+        if hours is None and self.cleaned_data.get("method") != "sail":
+            return float(drive_tables.BASE_HOURS)
+        return hours
 
     def clean_method(self) -> str:
         return self.cleaned_data["method"] or "reactor"

@@ -14,8 +14,9 @@ from referee.campaigns.models import Campaign
 from referee.play.models import LogEntry
 
 from . import state as map_state
+from .geometry import distance
 from .svg_styles import STAR_STYLE
-from .voyage import JUMP_LIMIT_LY, Leg, Stop, distance_ly, plain_ly
+from .voyage import JUMP_LIMIT_LY, Leg, Stop, plain_ly
 
 JUMP_PROCEDURE = "jump.malfunction"  # the Jump: a jump that goes ahead moves the ship's system
 WIDTH, HEIGHT, MARGIN = 1000, 700, 70
@@ -249,7 +250,7 @@ def distances(star: StarMap, chosen: str) -> tuple[dict | None, list[dict]]:
     for system in star.systems:
         if system is origin or system["at"] is None:
             continue
-        ly = distance_ly(origin["at"], system["at"])
+        ly = distance(origin["at"], system["at"])
         rows.append(
             {"label": _shown_name(system), "ly": ly, "text": plain_ly(ly), "reach": ly <= JUMP_LIMIT_LY}
         )

@@ -4,6 +4,7 @@ places units and edits hexes on them) and for players (who see what is shared)."
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
 from django.contrib import messages
 from django.forms import HiddenInput
@@ -455,6 +456,14 @@ def _planned(request, campaign: Campaign, drawn_systems: list[dict]):
     if start is None:
         return form, [], None, f"{ship} is in no system on the star map: say where it is first."
     span, how = clock_services.charge_span({"method": data["method"], "target_hours": data["hours"]})
+    charges: dict[str, timedelta] = {}
+    if data["method"] == "sail" and data["hours"] is None:
+        # A jump sail charges in each star's hours, where the GM gave them.
+        for system in [ship.star_system, *stops]:
+            if system.sail_charge_hours is not None:
+                charges[str(system.code)] = clock_services.charge_span({"method": "sail"}, system)[0]
+        if charges:
+            how = f"the star system's sail charging time, or {how} where a system has none"
     now = campaign.clock
     if ship.drive_charged or (ship.lf_battery and ship.lf_battery_charged):
         ready = now
@@ -468,6 +477,7 @@ def _planned(request, campaign: Campaign, drawn_systems: list[dict]):
             now=now,
             charge=span,
             ready_at=ready,
+            charges=charges,
         )
     except voyage.RouteError as error:
         return form, [], None, str(error)

@@ -291,8 +291,8 @@ HELP: dict[str, dict[str, str]] = {
         "jumpship_distances_m": "Distances of the other JumpShips near the jumping ship.",
     },
     "drive.charge": {
-        "target_hours": "Hours to charge. Needed from the reactor; with a sail it is for the "
-        "record (the time depends on the star's class).",
+        "target_hours": "Hours to charge. Needed from the reactor; with a sail, the star's hours "
+        "(by its class: the star system's sail charging time, else the least any star takes, 151 h).",
         "mode": "The failure chance between the book's figures (150, 100, 75 and 24 hours): "
         "in a straight line, or the chance of the next faster figure.",
         "simultaneous": "Core and battery charge from one source at once (a drastic slow-down, "

@@ -8,7 +8,18 @@ from referee.fleet.models import FACINGS, Ship, StarSystem
 
 from .. import sharing
 from ..families import Family
-from . import Binding, BindingList, Context, Extra, NextStep, Precondition, Role, subject
+from . import (
+    FROM_THE_STAR_SYSTEM,
+    Binding,
+    BindingList,
+    Context,
+    Extra,
+    NextStep,
+    Precondition,
+    Role,
+    Sourced,
+    subject,
+)
 
 BINDINGS = BindingList()
 
@@ -99,7 +110,12 @@ def _charge_prefill(ctx: Context) -> dict:
     ship = ctx.objects.get("ship")
     if ship is None:
         return {}
-    return {"system": "lf_battery" if ship.lf_battery and ship.drive_charged else "kf_drive"}
+    values = {"system": "lf_battery" if ship.lf_battery and ship.drive_charged else "kf_drive"}
+    system = ship.star_system
+    if system is not None and system.sail_charge_hours is not None:
+        # A jump sail charges in the star's hours (the GM's figure on the star system).
+        values["target_hours"] = Sourced(system.sail_charge_hours, FROM_THE_STAR_SYSTEM)
+    return values
 
 
 def _after_charging(entry, campaign) -> NextStep | None:

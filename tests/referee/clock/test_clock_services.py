@@ -397,3 +397,41 @@ def test_a_transit_that_runs_the_tanks_dry_is_warned_of(cast, ship):
     ShipStores.objects.filter(ship=ship).update(fuel_t=4)
     (warning,) = stock_warnings(cast.campaign)
     assert str(warning).startswith("Marauder's Pride's fuel, before it arrives, runs out in 1.0 days")
+
+
+def test_a_sail_charge_reads_the_star_systems_hours(cast, ship):
+    system = StarSystemFactory(campaign=cast.campaign, name="Tharkad", sail_charge_hours=183)
+    ship.star_system = system
+    ship.save()
+    start = cast.campaign.clock
+    entry = charge(cast, ship, hours=None, method="sail")
+    assert f"done {start + timedelta(minutes=90, hours=183):%Y-%m-%d %H:%M}" in entry.summary
+    assert "183 h of charging, the star system's" in entry.summary
+
+
+def test_the_charge_form_is_filled_from_the_star_system(cast, ship):
+    from django.urls import reverse
+
+    system = StarSystemFactory(campaign=cast.campaign, name="Tharkad", sail_charge_hours=183)
+    ship.kind, ship.star_system = "jumpship", system
+    ship.save()
+    page = cast.client("gm").get(
+        reverse("play:procedure", args=[cast.campaign.code, "drive.charge"]), {"ship": ship.code}
+    )
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert 'value="183' in text and 'data-testid="source-target_hours">From the star system<' in text
+
+
+def test_the_gm_gives_a_star_systems_sail_hours_on_its_form(cast):
+    from django.urls import reverse
+
+    from referee.fleet.models import StarSystem
+
+    client = cast.client("gm")
+    new = reverse("campaigns:object-create", args=[cast.campaign.code, "systems"])
+    bad = client.post(new, {"name": "Tharkad", "sail_charge_hours": "100"})
+    assert bad.status_code in (400, 422) and "from 151 to 2,000" in bad.content.decode()
+    assert not StarSystem.objects.filter(name="Tharkad").exists()
+    client.post(new, {"name": "Tharkad", "sail_charge_hours": "183"})
+    assert StarSystem.objects.get(name="Tharkad").sail_charge_hours == 183

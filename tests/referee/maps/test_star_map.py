@@ -338,3 +338,22 @@ def test_the_gm_replays_a_placement_at_an_earlier_entry(cast, sky):
     assert "as it stood after entry" in then and "Outreach: x 20, y 0 ly" in then
     player = cast.client("player").get(url(cast, "maps:stars-svg", at=entry.seq - 1)).content.decode()
     assert "as it stood" not in player and "Outreach: x -12, y 3 ly" in player
+
+
+def test_a_sail_route_charges_in_each_star_systems_hours(cast, sky):
+    StarSystem.objects.filter(pk=sky["Galax"].pk).update(sail_charge_hours=160)
+    StarSystem.objects.filter(pk=sky["Outreach"].pk).update(sail_charge_hours=190)
+    waterloo = sky["Galax"].ships.get(name="Waterloo")
+    cast.campaign.refresh_from_db()
+    route = f"{sky['Outreach'].code},{sky['Harlech'].code}"
+    text = (
+        cast.client("gm")
+        .get(url(cast), {"ship": str(waterloo.code), "route": route, "method": "sail"})
+        .content.decode()
+    )
+    # 90 min to deploy the sail and 160 h at Galax, then 90 min and 190 h at Outreach
+    arrival = cast.campaign.clock + timedelta(hours=160 + 190, minutes=180)
+    assert f"Arrives in Harlech on {arrival:%Y-%m-%d %H:%M}" in text
+    assert (
+        "the star system&#x27;s sail charging time" in text or "the star system's sail charging time" in text
+    )
