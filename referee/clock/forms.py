@@ -31,7 +31,9 @@ class TransitForm(forms.Form):
     def __init__(self, *args, campaign, places: list[dict], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.places = places
-        self.fields["ship"].queryset = Ship.objects.in_campaign(campaign).filter(star_system__isnull=False)
+        self.fields["ship"].queryset = (
+            Ship.objects.in_campaign(campaign).filter(star_system__isnull=False).select_related("star_system")
+        )
         self.fields["place"].choices = [("", "— x and y below —")] + [
             (str(n), p["label"]) for n, p in enumerate(places)
         ]

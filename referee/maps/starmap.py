@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from referee.campaigns.models import Campaign
-from referee.play.models import LogEntry
+from referee.play.models import LogEntry, Numbering
 
 from . import state as map_state
 from .geometry import distance
@@ -41,6 +41,10 @@ def _at_seq(campaign: Campaign, at: int | None) -> int | None:
         return None
     last = LogEntry.objects.filter(campaign=campaign).order_by("-seq").values_list("seq", flat=True).first()
     return at if last is not None and 0 <= at < last else None
+
+
+def _entry_words(jump: dict) -> str:
+    return f" (entry #{jump['number']})" if jump["number"] is not None else ""
 
 
 def systems_of(current: map_state.MapState, role: str) -> list[dict]:
@@ -81,6 +85,9 @@ def voyages_of(campaign: Campaign, role: str, user, at: int | None, systems: dic
         entries = entries.standing()
     else:
         entries = entries.filter(seq__lte=at).exclude(reversed_by__seq__lte=at)
+    # Each jump is named by the entry number its reader sees in the log (players' numbers
+    # leave out the entries hidden from them).
+    numbering = None if role == "gm" else Numbering.for_campaign(campaign, user)
     found = []
     for seq, effects in entries.order_by("seq").values_list("seq", "effects"):
         for change in effects or []:
@@ -93,7 +100,10 @@ def voyages_of(campaign: Campaign, role: str, user, at: int | None, systems: dic
             )
             if ship is None or origin is None or destination is None or origin is destination:
                 continue
-            found.append({"seq": seq, "ship": ship, "origin": origin, "destination": destination})
+            number = seq if numbering is None else numbering.number(seq)
+            found.append(
+                {"seq": seq, "number": number, "ship": ship, "origin": origin, "destination": destination}
+            )
     return found
 
 
@@ -196,7 +206,7 @@ def draw(
         out.append(
             f'<line class="voyage" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}">'
             f"<title>{_attr(jump['ship']['name'])} jumped from {_attr(jump['origin']['name'])} to "
-            f"{_attr(jump['destination']['name'])} (entry #{jump['seq']})</title></line>"
+            f"{_attr(jump['destination']['name'])}{_entry_words(jump)}</title></line>"
         )
     for number, leg in enumerate(route, 1):
         (x1, y1), (x2, y2) = frame.to_svg(leg.origin.at), frame.to_svg(leg.destination.at)

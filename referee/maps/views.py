@@ -556,13 +556,16 @@ def _star_context(request, campaign: Campaign, role: str, params: dict, place_fo
             f"?ship={route_form.cleaned_data['ship'].code}&destination={first.destination.code}"
         )
     if role == "gm" and at is None:
-        context["place_form"] = place_form or StarPlaceForm(campaign=campaign)
-        context["place_systems"] = StarSystem.objects.in_campaign(campaign)
+        context["place_systems"] = systems = list(StarSystem.objects.in_campaign(campaign))
         chosen_system = chosen.removeprefix("sys-")
         if place_form is not None and place_form.instance.pk:
             chosen_system = str(place_form.instance.code)
-        context["place_selected"] = next(
-            (s.code for s in context["place_systems"] if str(s.code) == chosen_system), None
+        selected = next((s for s in systems if str(s.code) == chosen_system), systems[0] if systems else None)
+        context["place_selected"] = selected.code if selected is not None else None
+        # The form shows the chosen system's own values, so saving it as shown changes
+        # only what the GM changed (an unshared system stays unshared).
+        context["place_form"] = place_form or StarPlaceForm(
+            campaign=campaign, instance=selected or StarSystem(campaign=campaign)
         )
     return context
 

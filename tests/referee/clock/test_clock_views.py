@@ -121,3 +121,21 @@ def _option(page: str, words: str) -> str:
     return next(
         v for v, label in re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)<', page) if words in label
     )
+
+
+def test_the_transit_page_costs_the_same_queries_for_two_ships_or_twenty(cast, ship):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = cast.client("gm")
+    page = url(cast, "transit") + f"?ship={ship.code}"
+    client.get(page)  # the session and the caches warmed once
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(page).status_code == 200
+    for n in range(19):
+        other = StarSystemFactory(campaign=cast.campaign, name=f"System {n}")
+        ShipFactory(campaign=cast.campaign, name=f"Ship {n}", star_system=other, x_au=0.0, y_au=1.0)
+    with CaptureQueriesContext(connection) as many:
+        text = client.get(page).text
+    assert "Ship 18 (System 18)" in text
+    assert len(many) == len(few)

@@ -2,6 +2,7 @@
 they are, the jumps made drawn from the log, the route planner's arithmetic, and what a
 player may never see (a system not shared is not named or drawn)."""
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -10,8 +11,9 @@ from django.urls import reverse
 from referee.fleet.models import StarSystem
 from referee.maps import voyage
 from referee.play import services as play
-from referee.play.models import LogEntry
+from referee.play.models import LogEntry, Numbering
 from tests.factories import ShipFactory, StarSystemFactory
+from tests.referee.conftest import posted_by
 
 pytestmark = pytest.mark.django_db
 
@@ -131,6 +133,22 @@ class TestPlacing:
         system.refresh_from_db()
         assert (system.x_ly, system.y_ly, system.explored) == (20.0, 0.0, True)
 
+    def test_the_form_shows_the_chosen_systems_values_so_saving_it_as_shown_keeps_them(self, cast, sky):
+        secret = sky["Secret Base"]
+        page = cast.client("gm").get(url(cast, **{"from": f"sys-{secret.code}"})).content.decode()
+        form = page[page.index('id="place-form"') : page.index("</form>", page.index('id="place-form"'))]
+        data = posted_by(form, "x_ly")
+        for name in ("y_ly", "explored", "shared"):
+            data.update(posted_by(form, name))
+        data["system"] = re.search(r'<option value="([^"]*)" selected>', form).group(1)
+        before = LogEntry.objects.filter(campaign=cast.campaign).count()
+        assert data["system"] == str(secret.code) and data["x_ly"] == "10.0" and "shared" not in data
+        response = cast.client("gm").post(url(cast, "maps:stars-place"), data)
+        assert response.status_code == 302
+        secret.refresh_from_db()
+        assert (secret.x_ly, secret.y_ly, secret.shared, secret.explored) == (10.0, -15.0, False, True)
+        assert LogEntry.objects.filter(campaign=cast.campaign).count() == before  # nothing changed
+
     def test_an_edit_of_a_system_not_shared_is_the_gms_alone(self, cast, sky):
         self.place(cast, sky["Secret Base"], shared="")
         entry = LogEntry.objects.filter(campaign=cast.campaign).latest("seq")
@@ -192,6 +210,25 @@ class TestTheVoyage:
         assert "Waterloo jumped from Galax to Outreach" in player
         before = cast.client("gm").get(url(cast, at=entry.seq - 1)).content.decode()
         assert "as it stood after entry" in before and "jumped from" not in before
+
+    def test_players_read_a_jumps_entry_by_the_number_their_log_gives_it(self, cast, sky):
+        ghost = charged(sky["Galax"].ships.get(name="Ghost Ship"))
+        jump(cast, ghost, sky["Outreach"])  # the GM's secret: an entry players never see
+        waterloo = charged(sky["Galax"].ships.get(name="Waterloo"))
+        entry = jump(cast, waterloo, sky["Outreach"])
+        shown = Numbering.for_campaign(cast.campaign, cast.player).number(entry.seq)
+        assert shown == entry.seq - 1
+        player = cast.client("player")
+        for text in (
+            player.get(url(cast)).content.decode(),
+            player.get(url(cast, "maps:stars-svg")).content.decode(),
+        ):
+            assert f"Waterloo jumped from Galax to Outreach (entry #{shown})" in text
+            assert f"entry #{entry.seq}" not in text
+        page = player.get(url(cast)).content.decode()
+        assert f'Waterloo: Galax to Outreach <small class="muted">entry #{shown}</small>' in page
+        log = player.get(reverse("play:log", args=[cast.campaign.code])).content.decode()
+        assert f"#{shown}" in log
 
     def test_a_jump_into_a_system_not_shared_is_not_the_players(self, cast, sky):
         waterloo = charged(sky["Galax"].ships.get(name="Waterloo"))
