@@ -11,7 +11,7 @@ from referee.campaigns.models import Campaign
 from referee.fleet.models import Ship
 from referee.logistics.models import ShipStores
 from referee.maps.geometry import plain_au
-from referee.maps.models import PiratePoint
+from referee.maps.models import PiratePoint, PlanStatus, RoutePlan
 from referee.play.models import LogEntry
 
 from .models import EventKind, EventStatus, TimedEvent
@@ -84,16 +84,14 @@ def station_keeping_per_day(stores: ShipStores) -> float:
     return outcome.result["station_keeping_fuel_t"] or 0.0
 
 
-def stock_warnings(campaign: Campaign) -> list[Warning]:
-    """The food and fuel stocks that run out within ``WARN_DAYS`` at the rate they are used."""
+def stock_warnings(campaign: Campaign, under_way: list[TimedEvent] | None = None) -> list[Warning]:
+    """The food and fuel stocks that run out within ``WARN_DAYS`` at the rate they are used
+    (``under_way``: the events under way, when the caller has read them)."""
     found = []
     stores = ShipStores.objects.in_campaign(campaign).select_related("ship").order_by("ship__name", "pk")
-    transits = {
-        e.ship_id: e
-        for e in TimedEvent.objects.in_campaign(campaign).filter(
-            status=EventStatus.WAITING, kind=EventKind.TRANSIT
-        )
-    }
+    if under_way is None:
+        under_way = TimedEvent.objects.in_campaign(campaign).filter(status=EventStatus.WAITING)
+    transits = {e.ship_id: e for e in under_way if e.kind == EventKind.TRANSIT}
     for s in stores:
         fuel_left = s.fuel_t + s.cargo_fuel_t
         transit = transits.get(s.ship_id)
@@ -123,11 +121,19 @@ def agenda_context(campaign: Campaign) -> dict:
     for event in events:
         event.started_seq = starts.get(str(event.code))
         event.overdue = event.due_at <= campaign.clock
-    return {"events": events, "warnings": stock_warnings(campaign), "campaign": campaign}
+    plans = list(
+        RoutePlan.objects.in_campaign(campaign).filter(status=PlanStatus.PLANNED).select_related("ship")
+    )
+    return {
+        "events": events,
+        "warnings": stock_warnings(campaign, events),
+        "plans": plans,
+        "campaign": campaign,
+    }
 
 
 def agenda_records(context: dict) -> int:
-    return len(context["events"]) + len(context["warnings"])
+    return len(context["events"]) + len(context["warnings"]) + len(context["plans"])
 
 
 def player_context(campaign: Campaign) -> list[TimedEvent]:

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-from referee.fleet.models import MAP_LIMIT_AU, CampaignObject, StarSystem
+from referee.fleet.models import MAP_LIMIT_AU, CampaignObject, Ship, StarSystem
 
 
 class PiratePoint(CampaignObject):
@@ -47,3 +47,37 @@ class PiratePoint(CampaignObject):
             errors["star_system"] = "That star system belongs to another campaign."
         if errors:
             raise ValidationError(errors)
+
+
+class PlanStatus(models.TextChoices):
+    VOID = "void", "not saved"  # made by a save that was undone (or not yet logged)
+    PLANNED = "planned", "planned"
+    DROPPED = "dropped", "dropped"
+
+
+class RoutePlan(CampaignObject):
+    """A route of jumps the GM worked out on the star map and kept, to come back to: the
+    ship, the systems in order, how each charge is made, and the arrival it gave when it
+    was saved. GM-only. Its ``status`` changes only through the log, so undoing the entry
+    that saved or dropped it takes that back. Making the first jump is still the Jump."""
+
+    ship = models.ForeignKey(Ship, on_delete=models.CASCADE, related_name="route_plans")
+    route = models.CharField(max_length=20 * 37, help_text="The systems in order, by code.")
+    route_words = models.CharField("route", max_length=600)
+    method = models.CharField("charge", max_length=10, default="reactor")
+    hours = models.FloatField("hours each charge", null=True, blank=True)
+    arrives_at = models.DateTimeField("arrives", help_text="In-game arrival the route gave when saved.")
+    status = models.CharField(max_length=10, choices=PlanStatus.choices, default=PlanStatus.VOID)
+
+    class Meta(CampaignObject.Meta):
+        verbose_name = "route plan"
+        ordering = ["arrives_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in PlanStatus]), name="route_plan_status_valid"
+            ),
+            models.CheckConstraint(condition=~Q(route=""), name="route_plan_has_a_route"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

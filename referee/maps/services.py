@@ -17,6 +17,7 @@ from referee.play.services import log_append
 from referee.terrain.models import Battlefield, Facing, UnitPlacement
 
 from .geometry import plain_au
+from .models import PlanStatus, RoutePlan
 
 MOVE, PLACE = "map.move", "map.place"
 
@@ -131,4 +132,78 @@ def unit_place(
         inputs=inputs,
         effects=sorted(changes, key=lambda c: c["field"]),
         visibility=Visibility.EVERYONE if visible else Visibility.GM,
+    )
+
+
+PLAN_SAVE, PLAN_DROP = "map.plan", "map.plan_drop"
+
+
+@transaction.atomic
+def route_plan_save(
+    *,
+    campaign: Campaign,
+    ship: Ship,
+    stops: list[StarSystem],
+    method: str,
+    hours: float | None,
+    arrives_at,
+    actor,
+) -> LogEntry:
+    """Keep the route the planner worked out, as a GM-only plan on the star map and the
+    agenda. The entry that saves it is the entry that undoes it."""
+    campaign = campaign_lock(campaign)
+    if not stops:
+        raise PlayError("Choose at least one system to jump to before saving the route.")
+    words = " → ".join([str(ship.star_system) if ship.star_system_id else "?", *(str(s) for s in stops)])
+    plan = RoutePlan(
+        campaign=campaign,
+        ship=ship,
+        name=f"{ship} to {stops[-1]}"[:120],
+        route=",".join(str(s.code) for s in stops),
+        route_words=words[:600],
+        method=method,
+        hours=hours,
+        arrives_at=arrives_at,
+        status=PlanStatus.VOID,
+    )
+    try:
+        plan.full_clean(exclude=["code"])
+    except ValidationError as error:
+        raise PlayError("; ".join(error.messages)) from None
+    plan.save(force_insert=True)
+    recorder = ChangeRecorder()
+    recorder.set(plan, "status", PlanStatus.PLANNED)
+    jumps = len(stops)
+    return log_append(
+        campaign=campaign,
+        procedure=PLAN_SAVE,
+        title=f"The GM plans {ship}'s route to {stops[-1]}",
+        summary=(
+            f"The GM plans {ship}'s route: {words}, {jumps} jump{'s' if jumps != 1 else ''}, "
+            f"arriving {arrives_at:%Y-%m-%d %H:%M} as planned now."
+        ),
+        actor=actor,
+        inputs={"@ship": {"code": str(ship.code), "name": str(ship)}, "method": method, "hours": hours},
+        effects=changes_save(recorder),
+        visibility=Visibility.GM,
+    )
+
+
+@transaction.atomic
+def route_plan_drop(*, campaign: Campaign, plan: RoutePlan, actor) -> LogEntry:
+    """The GM no longer means to fly a saved route: it leaves the star map and the agenda."""
+    campaign = campaign_lock(campaign)
+    plan = RoutePlan.objects.select_for_update().get(pk=plan.pk, campaign=campaign)
+    if plan.status != PlanStatus.PLANNED:
+        raise PlayError(f"The route {plan} is not a saved plan any more.")
+    recorder = ChangeRecorder()
+    recorder.set(plan, "status", PlanStatus.DROPPED)
+    return log_append(
+        campaign=campaign,
+        procedure=PLAN_DROP,
+        title=f"The GM drops the route {plan}",
+        summary=f"The GM drops the route {plan} ({plan.route_words}).",
+        actor=actor,
+        effects=changes_save(recorder),
+        visibility=Visibility.GM,
     )

@@ -12,6 +12,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html_join
+from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 
@@ -31,7 +32,7 @@ from referee.terrain.models import Battlefield, Hex, hex_number
 from . import selectors, services, starmap, voyage
 from . import state as map_state
 from .forms import MoveForm, PiratePointForm, PlaceUnitForm, RouteForm, StarPlaceForm
-from .models import PiratePoint
+from .models import PiratePoint, PlanStatus, RoutePlan
 
 SYSTEM_PAGE = "maps/system.html"
 FIELD_PAGE = "maps/battlefield.html"
@@ -440,11 +441,12 @@ def _star_params(request) -> dict:
     return {"at": at, "from": chosen}
 
 
-def _planned(request, campaign: Campaign, drawn_systems: list[dict]):
-    """The GM's route from the page's address: (form, legs, arrival, error words)."""
-    if "ship" not in request.GET:
+def _planned(data, campaign: Campaign, drawn_systems: list[dict]):
+    """The GM's route from the page's address (or the Save form): (form, legs, arrival,
+    error words)."""
+    if "ship" not in data:
         return RouteForm(campaign=campaign), [], None, ""
-    form = RouteForm(request.GET, campaign=campaign)
+    form = RouteForm(data, campaign=campaign)
     if not form.is_valid():
         return form, [], None, ""
     data = form.cleaned_data
@@ -489,7 +491,7 @@ def _star_context(request, campaign: Campaign, role: str, params: dict, place_fo
     route_form, legs, arrival, route_error = None, [], None, ""
     if role == "gm" and at is None:
         systems = starmap.systems_of(map_state.system_state(campaign, everything=True), "gm")
-        route_form, legs, arrival, route_error = _planned(request, campaign, systems)
+        route_form, legs, arrival, route_error = _planned(request.GET, campaign, systems)
     chosen = params["from"]
     if route_form is not None and route_form.is_bound and route_form.is_valid() and not chosen:
         chosen = f"ship-{route_form.cleaned_data['ship'].code}"
@@ -556,6 +558,7 @@ def _star_context(request, campaign: Campaign, role: str, params: dict, place_fo
             f"?ship={route_form.cleaned_data['ship'].code}&destination={first.destination.code}"
         )
     if role == "gm" and at is None:
+        context["plans"] = _plans_shown(campaign)
         context["place_systems"] = systems = list(StarSystem.objects.in_campaign(campaign))
         chosen_system = chosen.removeprefix("sys-")
         if place_form is not None and place_form.instance.pk:
@@ -602,6 +605,65 @@ def star_svg(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> Ht
     reader = _reader(request, role)
     drawn = starmap.star_map(campaign, reader, user=request.user, at=params["at"] if role == "gm" else None)
     return _svg_response(request, drawn.svg, "star map")
+
+
+def _plans_shown(campaign: Campaign) -> list[RoutePlan]:
+    """The saved routes, each with the planner's address that draws what is left of it
+    (the stops the ship has already reached are behind it)."""
+    plans = list(
+        RoutePlan.objects.in_campaign(campaign)
+        .filter(status=PlanStatus.PLANNED)
+        .select_related("ship", "ship__star_system")
+    )
+    for plan in plans:
+        codes = plan.route.split(",")
+        here = str(plan.ship.star_system.code) if plan.ship.star_system_id else None
+        if here in codes:
+            codes = codes[codes.index(here) + 1 :]
+        query = {"ship": str(plan.ship.code), "route": ",".join(codes), "method": plan.method}
+        if plan.hours is not None:
+            query["hours"] = f"{plan.hours:g}"
+        plan.show_url = reverse("maps:stars", args=[campaign.code]) + "?" + urlencode(query)
+        plan.reached = not codes
+    return plans
+
+
+@gm_view("POST")
+def star_plan_save(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
+    """Keep the planner's route as a plan (worked out again here, from the clock now)."""
+    systems = starmap.systems_of(map_state.system_state(campaign, everything=True), "gm")
+    form, legs, arrival, error = _planned(request.POST, campaign, systems)
+    if not form.is_bound or not form.is_valid() or not legs:
+        words = error or "; ".join(m for errors in form.errors.values() for m in errors)
+        return _bad(words or "Plan a route of at least one jump before saving it.")
+    data = form.cleaned_data
+    try:
+        entry = services.route_plan_save(
+            campaign=campaign,
+            ship=data["ship"],
+            stops=data["route"],
+            method=data["method"],
+            hours=data["hours"],
+            arrives_at=arrival["at"],
+            actor=request.user,
+        )
+    except play_services.PlayError as why:
+        return _bad(str(why))
+    messages.success(request, f"#{entry.seq}: {entry.title}.")
+    return redirect(reverse("maps:stars", args=[campaign.code]))
+
+
+@gm_view("POST")
+def star_plan_drop(request: htmx.HtmxHttpRequest, campaign: Campaign, plan_code: uuid.UUID) -> HttpResponse:
+    plan = RoutePlan.objects.in_campaign(campaign).filter(code=plan_code).first()
+    if plan is None:
+        return _bad("No such saved route.")
+    try:
+        entry = services.route_plan_drop(campaign=campaign, plan=plan, actor=request.user)
+    except play_services.PlayError as why:
+        return _bad(str(why))
+    messages.success(request, f"#{entry.seq}: {entry.title}.")
+    return redirect(reverse("maps:stars", args=[campaign.code]))
 
 
 @gm_view("POST")

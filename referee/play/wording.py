@@ -323,6 +323,8 @@ EVENTS = {
     "clock.due": "Done on the clock",
     "clock.transit": "Transit",
     "clock.station_keeping": "Station-keeping fuel",
+    "map.plan": "Route planned",
+    "map.plan_drop": "Route dropped",
     "record.share": "Shared with players",
     "campaign.settings": "Campaign settings",
     "log.undo": "Undo",

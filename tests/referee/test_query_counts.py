@@ -43,11 +43,11 @@ MAX_QUERIES = 15
 # tables (13: missiles, battlefields, hexes and terrain rows, compartments and their
 # surfaces, ships with their stores, units with their refits, character sheets and the
 # units to assign one to, booby traps and weapon charts, designs), the GM's desk (3: rolls
-# waiting, changes left to apply, events due) and the clock's agenda (3: the events under
-# way, the entries that started them, the stores that may run low) and the ships' status
+# waiting, changes left to apply, events due) and the clock's agenda (4: the events under
+# way, the entries that started them, the stores that may run low, the routes planned) and the ships' status
 # lines (1). Served again while the campaign has not changed, the table is one kept piece
 # and it reads only who is asking.
-DASHBOARD_QUERIES_AFTER_A_CHANGE = 29
+DASHBOARD_QUERIES_AFTER_A_CHANGE = 30
 # The players' page rendered afresh after a change: one statement vouches for the session
 # and reads the user and the campaign's version (kept pages), then the membership, the
 # shared records and the player's own, the family panels, the log (its size, hidden entries

@@ -394,3 +394,85 @@ def test_a_sail_route_charges_in_each_star_systems_hours(cast, sky):
     assert (
         "the star system&#x27;s sail charging time" in text or "the star system's sail charging time" in text
     )
+
+
+class TestSavedRoutes:
+    def save(self, cast, sky, stops, who="gm", **extra):
+        waterloo = sky["Galax"].ships.get(name="Waterloo")
+        data = {"ship": str(waterloo.code), "route": ",".join(str(sky[n].code) for n in stops), **extra}
+        return cast.client(who).post(url(cast, "maps:plan-save"), data)
+
+    def test_a_route_saved_is_on_the_star_map_and_the_agenda_until_dropped(self, cast, sky):
+        from referee.maps.models import RoutePlan
+
+        cast.campaign.refresh_from_db()
+        page = cast.client("gm").get(
+            url(cast),
+            {"ship": str(sky["Galax"].ships.get(name="Waterloo").code), "route": str(sky["Outreach"].code)},
+        )
+        assert 'data-testid="save-plan"' in page.content.decode()
+        response = self.save(cast, sky, ["Outreach", "Harlech"])
+        assert response.status_code == 302
+        plan = RoutePlan.objects.get()
+        arrival = cast.campaign.clock + timedelta(hours=300)
+        assert plan.status == "planned" and plan.arrives_at == arrival
+        entry = LogEntry.objects.filter(campaign=cast.campaign).latest("seq")
+        assert entry.title == "The GM plans Waterloo's route to Harlech" and entry.visibility == "gm"
+        assert "Galax → Outreach → Harlech, 2 jumps" in entry.summary
+        star = cast.client("gm").get(url(cast)).content.decode()
+        assert "Saved routes" in star and "Waterloo: Galax → Outreach → Harlech, arriving" in star
+        agenda = cast.client("gm").get(reverse("clock:agenda", args=[cast.campaign.code])).content.decode()
+        assert "Routes planned" in agenda and "Galax → Outreach → Harlech" in agenda
+        for text in (
+            cast.client("player").get(url(cast)).content.decode(),
+            cast.client("player").get(reverse("play:log", args=[cast.campaign.code])).content.decode(),
+        ):
+            assert "Galax → Outreach → Harlech" not in text and "Saved routes" not in text
+        other = "00000000-0000-0000-0000-000000000000"
+        drop = cast.client("gm").post(reverse("maps:plan-drop", args=[cast.campaign.code, other]))
+        assert drop.status_code == 400 and "No such saved route" in drop.content.decode()
+        dropped = cast.client("gm").post(reverse("maps:plan-drop", args=[cast.campaign.code, plan.code]))
+        assert dropped.status_code == 302
+        plan.refresh_from_db()
+        assert plan.status == "dropped"
+        assert "Saved routes" not in cast.client("gm").get(url(cast)).content.decode()
+        again = cast.client("gm").post(reverse("maps:plan-drop", args=[cast.campaign.code, plan.code]))
+        assert again.status_code == 400 and "not a saved plan any more" in again.content.decode()
+        play.log_entry_reverse(
+            entry=LogEntry.objects.filter(campaign=cast.campaign).latest("seq"), actor=cast.gm
+        )
+        plan.refresh_from_db()
+        assert plan.status == "planned"
+
+    def test_a_saved_route_shows_what_is_left_once_the_first_jump_is_made(self, cast, sky):
+        self.save(cast, sky, ["Outreach", "Harlech"])
+        waterloo = charged(sky["Galax"].ships.get(name="Waterloo"))
+        assert jump(cast, waterloo, sky["Outreach"]).result["jump_proceeds"] is True
+        star = cast.client("gm").get(url(cast)).content.decode()
+        show = re.search(r'<a href="([^"]*)">Show</a>', star).group(1).replace("&amp;", "&")
+        assert f"route={sky['Harlech'].code}" in show
+        planned = cast.client("gm").get(show).content.decode()
+        assert "Arrives in Harlech" in planned and "Outreach to Harlech" in planned
+
+    @pytest.mark.parametrize(
+        "stops, extra, words",
+        [
+            ([], {}, "Plan a route of at least one jump"),
+            (["Far Away"], {}, "is 200 light-years"),
+            (["Outreach"], {"hours": "nan"}, "Enter a number."),
+            (["Outreach"], {"ship": "\x00"}, "Null characters are not allowed."),
+        ],
+    )
+    def test_a_route_that_cannot_be_flown_is_not_saved(self, cast, sky, stops, extra, words):
+        from referee.maps.models import RoutePlan
+
+        response = self.save(cast, sky, stops, **extra)
+        assert response.status_code == 400 and words in response.content.decode()
+        assert not RoutePlan.objects.exists()
+
+    @pytest.mark.parametrize(("who", "status"), [("anonymous", 404), ("outsider", 404), ("player", 403)])
+    def test_only_the_gm_saves_a_route(self, cast, sky, who, status):
+        from referee.maps.models import RoutePlan
+
+        assert self.save(cast, sky, ["Outreach"], who=who).status_code == status
+        assert not RoutePlan.objects.exists()
