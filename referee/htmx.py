@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from django import forms
 from django.contrib import messages
@@ -64,6 +65,13 @@ def page(
     return render(request, name, context, status=status)
 
 
+def on_its_own_page(request: HtmxHttpRequest) -> bool:
+    """Whether an HTMX request comes from the page at its own address (not from a slot
+    of another page, such as the dashboard's)."""
+    current = request.htmx.current_url if request.htmx else None
+    return bool(current) and urlsplit(current).path == request.path
+
+
 def form_card(
     request: HtmxHttpRequest,
     template: str,
@@ -75,9 +83,12 @@ def form_card(
 ) -> HttpResponse:
     """A form's page; for HTMX only its ``partial``, which replaces ``target`` in place.
 
-    The status is ``form_status`` of ``context["form"]`` unless given."""
+    The status is ``form_status`` of ``context["form"]`` unless given. A form redrawn on
+    its own page (opened in a tab of its own: its kind changed) stays a plain post, so its
+    Save comes back to the dashboard instead of answering into panels the page has not."""
     if status is None:
         status = form_status(context["form"])
+    context = {**context, "alone": bool(request.htmx) and on_its_own_page(request)}
     response = page(request, template, context, partial=partial, status=status)
     return replacing(response, target) if request.htmx else response
 
