@@ -34,3 +34,17 @@ def test_in_the_dashboards_slot_the_form_answers_in_place(cast):
     url = reverse("campaigns:object-create", args=[cast.campaign.code, "ships"])
     page = cast.client("gm").get(url, HTTP_HX_REQUEST="true")
     assert 'hx-post="' in page.text
+
+
+def test_redrawn_on_its_own_page_the_form_stays_a_plain_post(cast):
+    url = reverse("campaigns:object-create", args=[cast.campaign.code, "ships"])
+    alone = cast.client("gm").get(
+        url, {"kind": "dropship"}, HTTP_HX_REQUEST="true", HTTP_HX_CURRENT_URL=f"http://testserver{url}"
+    )
+    assert alone.status_code == 200 and 'data-kind="dropship"' in alone.text
+    assert "hx-post" not in alone.text.split('id="form-slot"', 1)[1].split("</form>", 1)[0]
+    dashboard = reverse("campaigns:detail", args=[cast.campaign.code])
+    in_slot = cast.client("gm").get(
+        url, {"kind": "dropship"}, HTTP_HX_REQUEST="true", HTTP_HX_CURRENT_URL=f"http://testserver{dashboard}"
+    )
+    assert 'hx-post="' in in_slot.text
