@@ -355,7 +355,9 @@ def station_keeping_burn(*, campaign: Campaign, actor) -> list[LogEntry]:
                 },
                 effects=changes_save(recorder),
                 reference=outcome.reference,
-                visibility=Visibility.EVERYONE if sharing.seen_by_players(ship) else Visibility.GM,
+                visibility=Visibility.EVERYONE
+                if not sharing.unshared([ship, ship.docked_on])
+                else Visibility.GM,
             )
         )
     return entries

@@ -435,3 +435,11 @@ def test_the_gm_gives_a_star_systems_sail_hours_on_its_form(cast):
     assert not StarSystem.objects.filter(name="Tharkad").exists()
     client.post(new, {"name": "Tharkad", "sail_charge_hours": "183"})
     assert StarSystem.objects.get(name="Tharkad").sail_charge_hours == 183
+
+
+def test_a_ship_docked_on_a_carrier_players_do_not_know_burns_in_the_gms_log_alone(cast, ship):
+    ship.docked_on = ShipFactory(campaign=cast.campaign, name="Black Widow", shared=False)
+    ship.save()
+    keeping(cast, ship)
+    advance(cast, 24)
+    assert LogEntry.objects.get(procedure=services.STATION_KEEPING).visibility == "gm"
