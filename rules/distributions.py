@@ -4,7 +4,8 @@ A distribution here is ``(ways, den)``: ``ways`` maps a value to an integer coun
 ``den`` is the common denominator (the counts add up to ``den``). Integers, not
 Fractions, because products and sums of ints are far cheaper; ``rules.odds`` reduces
 them once. Everything here is exact; a function returns ``None`` where the answer would
-have more than ``limit`` values, so the caller falls back to another way.
+have more than ``limit`` values, so the caller falls back to another way (at the end of
+the module: a labelled estimate, sampled from the same counted distributions).
 
 Procedures give these to ``rules.odds`` per result key (``exact_odds=`` of
 ``rules.registry.procedure``) where a key is a sum or a count of independent draws: a
@@ -13,8 +14,11 @@ binomial of 46 boxes has 47 values, while walking the boxes' dice has 11**46 pat
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import itertools
 import math
+import random
 from collections.abc import Hashable, Iterator, Mapping
 
 Ways = dict  # value -> integer count
@@ -131,3 +135,127 @@ def sequences(n: int, weights: Mapping[Hashable, int], limit: int = DEFAULT_LIMI
     for _ in range(n):
         dist = {(*seq, k): ways * w for seq, ways in dist.items() for k, w in kinds}
     return dist, sum(weights.values()) ** n
+
+
+def at_least(count: int, sides: int, target: int) -> int:
+    """Throws of ``count`` dice of ``sides`` sides whose total is ``target`` or more."""
+    ways = dice_sum_ways(count, sides)
+    return sum(ways[max(0, target) :])
+
+
+@functools.lru_cache(maxsize=64)
+def dice_product_ways(count: int, sides: int) -> tuple[tuple[int, int], ...]:
+    """The product of ``count`` dice (a ram's 1D6 x 1D6), as ``((product, ways), ...)``
+    over ``sides**count`` throws, products ascending."""
+    ways: Ways = {1: 1}
+    for _ in range(count):
+        step: Ways = {}
+        for value, n in ways.items():
+            for face in range(1, sides + 1):
+                step[value * face] = step.get(value * face, 0) + n
+        ways = step
+    return tuple(sorted(ways.items()))
+
+
+def mix(branches, limit: int = DEFAULT_LIMIT) -> Distribution | None:
+    """A value drawn by first picking a branch: ``branches`` is ``[(ways, den, dist)]``,
+    each branch taken ``ways`` in ``den`` (the same ``den`` for all, adding up to it) and
+    then giving a value by its own distribution. ``None`` past ``limit`` values."""
+    branches = [(w, d, dist) for w, d, dist in branches if w]
+    if not branches:
+        return {}, 1
+    common = math.lcm(*(dist[1] for _, _, dist in branches))
+    out: Ways = {}
+    for w, _den, (ways, den) in branches:
+        scale = w * (common // den)
+        for value, n in ways.items():
+            out[value] = out.get(value, 0) + n * scale
+        if len(out) > limit:
+            return None
+    return out, branches[0][1] * common
+
+
+def independent(parts, limit: int = DEFAULT_LIMIT) -> Distribution | None:
+    """The tuple of independent values, one drawn from each of ``parts`` (Distributions),
+    in order; ``None`` when there would be more than ``limit`` tuples."""
+    if math.prod(len(ways) for ways, _ in parts) > limit:
+        return None
+    dist: Ways = {(): 1}
+    den = 1
+    for ways, part_den in parts:
+        dist = {(*seq, v): n * m for seq, n in dist.items() for v, m in ways.items()}
+        den *= part_den
+    return dist, den
+
+
+# --- Labelled estimates, for keys with more values than can be listed ---------------------
+#
+# A list of 46 box locations has 7**46 possible values and the damage of 46 boxes splits
+# twenty million ways: no exact answer can even be written out within the odds panel's
+# wait. Such a key's odds are a sample of independent draws from the key's own counted
+# distributions: a fixed number of runs from a fixed seed, so the same inputs give the same
+# estimate on any machine, however loaded (never cut at a time limit).
+
+SAMPLE_PICKS = 60_000  # single draws an estimate may make (some milliseconds)
+RUN_PICKS = 25  # what a run costs beyond its draws, in draws (building its value)
+MAX_SAMPLE_RUNS = 2_000  # a 95 % margin of ±2.2 percentage points
+MIN_SAMPLE_RUNS = 100  # ±10 points, for keys whose every run draws a thousand dice or more
+
+
+@dataclasses.dataclass(frozen=True)
+class Sampled:
+    """An estimate: how often each value came up in ``runs`` sampled runs. When only part
+    of the odds is sampled, ``exact`` holds the values known exactly (with their
+    probabilities) and ``share`` is the probability the sampled runs stand for."""
+
+    counts: dict
+    runs: int
+    exact: Mapping = dataclasses.field(default_factory=dict)
+    share: float = 1.0
+
+
+class Picker:
+    """Draws values of one distribution: ``picker(rng, k)`` gives ``k`` independent draws."""
+
+    def __init__(self, dist: Distribution) -> None:
+        ways, _den = dist
+        self.values = list(ways)
+        self.cumulative = list(itertools.accumulate(ways.values()))
+
+    def __call__(self, rng: random.Random, k: int = 1) -> list:
+        return rng.choices(self.values, cum_weights=self.cumulative, k=k)
+
+
+def geometric_odds(p: float, most: int) -> tuple[dict[int, float], float]:
+    """Failures before the first success, each try failing with chance ``p`` (< 1), as
+    float weights for sampling; counts past ``most`` are lumped into ``most``."""
+    weights = {}
+    left = 1.0
+    for k in range(most):
+        weights[k] = left * (1 - p)
+        left *= p
+        if left < 1e-300:
+            break
+    if left >= 1e-300:
+        weights[most] = left
+    return weights, 1.0
+
+
+def sample_runs(picks_per_run: float) -> int:
+    """Runs an estimate makes: as many as the pick budget allows, within the bounds."""
+    runs = int(SAMPLE_PICKS // (RUN_PICKS + picks_per_run))
+    return max(MIN_SAMPLE_RUNS, min(MAX_SAMPLE_RUNS, runs))
+
+
+def sample(
+    draw, picks_per_run: float, seed: str, exact: Mapping | None = None, share: float = 1.0
+) -> Sampled:
+    """Runs ``draw(rng)`` (one value per run) from a seeded generator. ``exact`` and
+    ``share``: the part of the odds known exactly, and what is left for the runs."""
+    rng = random.Random(seed)
+    runs = sample_runs(picks_per_run)
+    counts: Ways = {}
+    for _ in range(runs):
+        value = draw(rng)
+        counts[value] = counts.get(value, 0) + 1
+    return Sampled(counts, runs, dict(exact or {}), share)

@@ -22,7 +22,14 @@ lumped into the cap value (C.6):
 A roll may also say what a key reads of its total (``reads=``, e.g. only the spaces a
 chart entry needs): exact odds of that key then walk one total per reading.
 
-When the exact odds would take more than ``MAX_PATHS`` dice paths, or more than the
+A procedure may instead count a key's exact odds itself (``exact_odds=``, with
+``rules.distributions``): a sum, a count or a list of independent draws is convolved, not
+walked. Where such a key has more values than can be listed in the odds panel's wait, the
+count gives a labelled estimate sampled from the same odds (``distributions.Sampled``):
+fixed runs from a fixed seed, the same on any machine. ``walk_paths`` lets such a count
+walk only the dice that decide what happens (magma: the crust rolls), adding up the rest.
+
+For the walk: when the exact odds would take more than ``MAX_PATHS`` dice paths, or more than the
 caller's ``time_limit`` (``DEFAULT_TIME_LIMIT`` when none is given; walks of at most
 ``ALWAYS_WALK_DRAWS`` are always made), :func:`odds` returns an estimate from seeded
 runs of the procedure itself: an :class:`Odds` with ``exact`` false, the number of
@@ -41,7 +48,7 @@ from fractions import Fraction
 from typing import Any
 
 from .dice import Dice, RandomDice, Roll
-from .distributions import dice_sum_ways
+from .distributions import Sampled, dice_sum_ways
 from .errors import InputError, OddsError
 from .registry import get
 
@@ -70,12 +77,13 @@ class Odds(dict):
     margin: float | None = None
 
     @classmethod
-    def estimate(cls, probabilities: Mapping, runs: int) -> Odds:
+    def estimate(cls, probabilities: Mapping, runs: int, share: float = 1.0) -> Odds:
+        """``share``: the probability the runs were drawn within (the rest known exactly)."""
         made = cls(probabilities)
         made.exact = False
         made.runs = runs
         # The widest 95 % interval of a proportion over ``runs`` trials (at p = 1/2).
-        made.margin = Z95 * math.sqrt(0.25 / runs)
+        made.margin = share * Z95 * math.sqrt(0.25 / runs)
         return made
 
 
@@ -414,6 +422,10 @@ def odds(
     _, frozen = proc.normalise(inputs)
     try:
         counted = _counted(proc, frozen, key)
+        if counted is not None and exact_only and not counted.exact:
+            raise OddsError(
+                f"exact odds of {key} for {procedure_id} with these inputs have more values than can be listed"
+            )
         if counted is not None:
             return counted
         return _odds(proc, frozen, procedure_id, key, time_limit, exact_only, runs)
@@ -423,7 +435,9 @@ def odds(
 
 def _counted(proc, frozen, key) -> Odds | None:
     """The key's exact odds counted from the inputs (``exact_odds`` of the procedure), when
-    it gives them: a sum or a count of independent draws, convolved instead of walked."""
+    it gives them: a sum or a count of independent draws, convolved instead of walked; or,
+    for a key with more values than can be listed, an estimate sampled from those counted
+    distributions (``distributions.Sampled``: fixed runs and seed, whatever the machine)."""
     count = proc.exact_odds.get(key)
     if count is None:
         return None
@@ -432,6 +446,11 @@ def _counted(proc, frozen, key) -> Odds | None:
     counted = count(frozen)
     if counted is None:
         return None
+    if isinstance(counted, Sampled):  # more values than can be listed: a labelled estimate
+        probabilities = {value: float(p) for value, p in counted.exact.items() if p}
+        for value, n in counted.counts.items():
+            probabilities[value] = probabilities.get(value, 0.0) + counted.share * n / counted.runs
+        return Odds.estimate(probabilities, counted.runs, share=counted.share)
     ways, den = counted  # values already as odds keys (tuples for lists, sorted items for objects)
     return Odds({value: Fraction(num, den) for value, num in ways.items() if num})
 
@@ -474,6 +493,36 @@ class _TooLong(Exception):
     pass
 
 
+def _walk(proc, frozen, key, loop_mode=None):
+    """Every dice path of the procedure, as (the dice that followed it, its resolution);
+    dice that cannot change ``key`` do not branch (None: every die branches)."""
+    prefix: list[int] = []
+    while True:
+        dice = _EnumeratingDice(prefix, key=key, loop_mode=loop_mode)
+        resolution = proc.func(frozen, dice)
+        yield dice, resolution
+        # Odometer: advance the deepest draw that has options left.
+        for depth in range(len(dice.chosen) - 1, -1, -1):
+            if dice.chosen[depth] + 1 < dice.widths[depth]:
+                prefix = [*dice.chosen[:depth], dice.chosen[depth] + 1]
+                break
+        else:
+            return
+
+
+def walk_paths(procedure_id: str, frozen, key: str, limit: int = 10_000):
+    """The dice paths that can change ``key``, for a procedure's ``exact_odds`` to count
+    what the other dice add: ``[(num, den, rolls)]``, the path taken ``num`` in ``den``
+    and ``rolls`` every group drawn on it (a die that cannot change ``key`` drawn as 1s).
+    ``None`` past ``limit`` paths."""
+    found = []
+    for dice, _resolution in _walk(get(procedure_id), frozen, key):
+        found.append((dice.num, dice.den, tuple(dice.rolls)))
+        if len(found) > limit:
+            return None
+    return found
+
+
 def _exact(proc, frozen, key, key_type, loop_mode, loop_cap, deadline, *, idle_dice: bool = True) -> Odds:
     """Walk every dice path. ``idle_dice`` false branches on every die, ``feeds`` or not
     (slower; it shows the marks change no odds)."""
@@ -482,29 +531,17 @@ def _exact(proc, frozen, key, key_type, loop_mode, loop_cap, deadline, *, idle_d
     # "count" loops: (value, discard odds per loop, discards left before the cap, den) -> num.
     counted: dict[tuple, int] = {}
     cap = getattr(frozen, loop_cap) if loop_mode == "count" else None
-    prefix: list[int] = []
-    paths = 0
-    while True:
-        dice = _EnumeratingDice(prefix, key=key if idle_dice else None, loop_mode=loop_mode)
-        resolution = proc.func(frozen, dice)
+    for paths, (dice, resolution) in enumerate(_walk(proc, frozen, key if idle_dice else None, loop_mode), 1):
         value = hashable(key_type.validate(resolution.result[key], key))
         if dice.discard_odds:
             group = (value, tuple(sorted(dice.discard_odds)), cap - len(dice.rolls), dice.den)
             counted[group] = counted.get(group, 0) + dice.num
         else:
             sums[value, dice.den] = sums.get((value, dice.den), 0) + dice.num
-        paths += 1
         if paths > MAX_PATHS:  # the estimate was far off
             raise _TooLong
         if deadline is not None and paths % 8 == 0 and time.monotonic() > deadline:
             raise _TooLong
-        # Odometer: advance the deepest draw that has options left.
-        for depth in range(len(dice.chosen) - 1, -1, -1):
-            if dice.chosen[depth] + 1 < dice.widths[depth]:
-                prefix = [*dice.chosen[:depth], dice.chosen[depth] + 1]
-                break
-        else:
-            break
     dist = Odds()
     for (value, den), num in sums.items():
         dist[value] = dist.get(value, Fraction(0)) + Fraction(num, den)
