@@ -3,6 +3,7 @@ collision damage and deliberate ramming attacks."""
 
 from __future__ import annotations
 
+from rules import distributions
 from rules.errors import InputError
 from rules.registry import SEED_B, Resolution, add_effect, procedure, set_effect
 from rules.tables import ram as tables
@@ -111,6 +112,60 @@ def _fighter_text(roll, hits, destroyed, inp, target: str, entry_hexside: str | 
     )
 
 
+def _glancing_damage_odds() -> distributions.Distribution:
+    """One craft's damage from the damage roll: 0 on 1-5 (both destroyed), 1D6 x 1D6 on a 6."""
+    ways = {0: (tables.GLANCING_ON - 1) * 36}
+    for product, n in distributions.dice_product_ways(2, 6):
+        ways[product] = ways.get(product, 0) + n
+    return ways, 6 * 36
+
+
+def _fighter_damage_odds(inp) -> distributions.Distribution | None:
+    """The target's damage from a fighter unit that hits: the fighters destroyed (the GM's
+    count, or the Fighter Hits Table on 2D6) times the velocity. None for a table with a
+    gap, or none at all: the walk refuses it, naming what is missing."""
+    if inp.fighter_hits is not None:
+        return {min(inp.fighter_hits, inp.fighters_in_unit) * inp.velocity: 1}, 1
+    table = inp.fighter_hits_table
+    if table is None or any(total not in table for total in range(2, 13)):
+        return None
+    ways = distributions.dice_sum_ways(2, 6)
+    damage: dict[int, int] = {}
+    for total in range(2, 13):
+        value = min(table[total], inp.fighters_in_unit) * inp.velocity
+        damage[value] = damage.get(value, 0) + ways[total]
+    return damage, 36
+
+
+def _rams_with_fighters(inp) -> bool:
+    """The craft that rams (accidental: ``mover``; deliberate: ``attacker``) is a fighter unit."""
+    return getattr(inp, "mover", None) == "fighter_unit" or getattr(inp, "attacker", None) == "fighter_unit"
+
+
+def _crash_damage_odds(key: str, inp, hit: int, den: int):
+    """A key's damage when the collision happens ``hit`` ways in ``den`` (0 otherwise)."""
+    if _rams_with_fighters(inp):
+        damage = ({0: 1}, 1) if key == "mover_damage" else _fighter_damage_odds(inp)
+        if damage is None:
+            return None
+    else:
+        damage = _glancing_damage_odds()
+    return distributions.mix([(hit, den, damage), (den - hit, den, ({0: 1}, 1))])
+
+
+def _accidental_damage_odds(key: str):
+    """``mover_damage`` / ``target_damage`` of an accidental collision, counted: the 2D6
+    collision chance, then the damage (see ``_deliberate_damage_odds``)."""
+
+    def count(inp):
+        mover_class = "fighter_unit" if inp.mover == "fighter_unit" else "large"
+        if inp.occupant not in tables.COLLISION_CHECK[mover_class]:
+            return {0: 1}, 1
+        return _crash_damage_odds(key, inp, distributions.at_least(2, 6, tables.COLLISION_AT), 36)
+
+    return count
+
+
 # ---------------------------------------------------------------------------
 # 7.1 Accidental collisions
 
@@ -171,6 +226,7 @@ errors:
         },
         "entry_hexside": "fore_right",
     },
+    exact_odds={key: _accidental_damage_odds(key) for key in ("mover_damage", "target_damage")},
 )
 def accidental(inp, dice) -> Resolution:
     _check_fighter_table(inp.fighter_hits_table)
@@ -242,6 +298,7 @@ errors: none
     title="Ramming: collision damage",
     reference=f"{SEED_B}, Accidental Collisions (collision damage)",
     example={"entry_hexside": "fore_right"},
+    exact_odds=dict.fromkeys(("mover_damage", "target_damage"), lambda inp: _glancing_damage_odds()),
 )
 def collision_damage(inp, dice) -> Resolution:
     damage = _collision_damage(dice)
@@ -260,6 +317,39 @@ def collision_damage(inp, dice) -> Resolution:
 
 # ---------------------------------------------------------------------------
 # 7.3 Deliberate ramming attacks
+
+
+def _ram_tn(inp) -> int:
+    """The ramming roll's TN: by target type, −2 for one that cannot accelerate [A55]."""
+    base, footnoted = tables.RAMMING_TN[inp.target_type]
+    return base + (tables.CANNOT_ACCELERATE_MODIFIER if footnoted and not inp.target_can_accelerate else 0)
+
+
+def _convince_tn(inp) -> int:
+    """The crew's 2D6 ≥ 11, or the Leadership roll's TN in MechWarrior mode."""
+    if inp.leadership_mode:
+        return inp.leadership_skill_tn + tables.LEADERSHIP_MODIFIER + inp.gm_mods
+    return tables.CONVINCE_AT
+
+
+def _hit_ways(inp) -> tuple[int, int]:
+    """The ways in which a deliberate ram is allowed and then hits: (ways, den)."""
+    if inp.gm_waive:
+        allowed, allowed_den = 1, 1
+    else:
+        allowed, allowed_den = distributions.at_least(2, 6, _convince_tn(inp)), 36
+    return allowed * distributions.at_least(2, 6, _ram_tn(inp)), allowed_den * 36
+
+
+def _deliberate_damage_odds(key: str):
+    """The odds of ``mover_damage`` or ``target_damage`` of a deliberate ram, counted: the
+    chance it is allowed and hits (two 2D6 totals), then the damage of the hit, instead of
+    walking the convince, ram and four damage dice path by path."""
+
+    def count(inp):
+        return _crash_damage_odds(key, inp, *_hit_ways(inp))
+
+    return count
 
 
 @procedure(
@@ -312,6 +402,7 @@ errors:
         "fighters_in_unit": 6,
         "fighter_hits": 3,
     },
+    exact_odds={key: _deliberate_damage_odds(key) for key in ("mover_damage", "target_damage")},
 )
 def deliberate(inp, dice) -> Resolution:
     if inp.leadership_mode and inp.leadership_skill_tn is None:
@@ -319,8 +410,7 @@ def deliberate(inp, dice) -> Resolution:
             "leadership_skill_tn", "the Leadership roll needs the commander's Leadership skill target number"
         )
     _check_fighter_table(inp.fighter_hits_table)
-    base, footnoted = tables.RAMMING_TN[inp.target_type]
-    tn = base + (tables.CANNOT_ACCELERATE_MODIFIER if footnoted and not inp.target_can_accelerate else 0)
+    tn = _ram_tn(inp)
     result = {
         "hit": False,
         "allowed": True,
@@ -340,12 +430,8 @@ def deliberate(inp, dice) -> Resolution:
     if inp.gm_waive:
         parts.append("the GM lets the crew ram without a roll")
     else:
-        if inp.leadership_mode:
-            convince_tn = inp.leadership_skill_tn + tables.LEADERSHIP_MODIFIER + inp.gm_mods
-            what = "Leadership roll"
-        else:
-            convince_tn = tables.CONVINCE_AT
-            what = "crew roll"
+        convince_tn = _convince_tn(inp)
+        what = "Leadership roll" if inp.leadership_mode else "crew roll"
         result["convince_tn"] = convince_tn
         result["convince_roll"] = dice.total("convince", 2)
         result["allowed"] = success(result["convince_roll"], convince_tn)
