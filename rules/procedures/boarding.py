@@ -3,6 +3,7 @@ by landed units, and BattleSpace damage converted to BattleTech."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 from rules import distributions
@@ -248,8 +249,10 @@ def _attack_summary(r: dict, inp) -> str:
 LOCATION_KEYS = ("locations", "damage", "location_rolls", "crit_checks")
 
 
-# Values a box key's counted odds may list: beyond them the walk decides (an estimate when
-# slow), as listing them alone would take longer than the odds panel waits.
+# Values a box key's counted odds may list: beyond them the key's odds are a labelled
+# estimate sampled from the same per-box odds (distributions.sample), as listing them all
+# would take longer than the odds panel waits: 46 boxes over seven locations make 7**46
+# lists of locations and some twenty million splits of their damage.
 MAX_COUNTED_VALUES = 5_000
 
 
@@ -283,14 +286,24 @@ def _crit_checks_odds(inp):
     return distributions.binomial(inp.boxes, weights.get(tables.CRIT_CHECK_ROLL, 0), sum(weights.values()))
 
 
+def _damage_value(locations) -> tuple:
+    """The damage key's value (as odds keys are) of boxes landing on these locations."""
+    counts: dict[str, int] = {}
+    for loc in locations:
+        counts[loc] = counts.get(loc, 0) + 1
+    return tuple(sorted((loc, c * tables.DAMAGE_PER_BOX) for loc, c in counts.items()))
+
+
 def _damage_odds(inp):
     """The damage is 10 a box per location: how the boxes split over the locations."""
     weights = _box_weights(inp)
     if weights is None or not weights:
         return None
-    splits = distributions.multinomial(inp.boxes, _by_location(inp, weights), MAX_COUNTED_VALUES)
+    by_location = _by_location(inp, weights)
+    splits = distributions.multinomial(inp.boxes, by_location, MAX_COUNTED_VALUES)
     if splits is None:
-        return None
+        pick = distributions.Picker((by_location, 0))
+        return distributions.sample(lambda rng: _damage_value(pick(rng, inp.boxes)), inp.boxes, "damage")
     ways = {}
     for counts, n in splits:
         value = tuple(sorted((loc, c * tables.DAMAGE_PER_BOX) for loc, c in counts.items()))
@@ -303,7 +316,49 @@ def _locations_odds(inp):
     weights = _box_weights(inp)
     if weights is None or not weights:
         return None
-    return distributions.sequences(inp.boxes, _by_location(inp, weights), MAX_COUNTED_VALUES)
+    by_location = _by_location(inp, weights)
+    exact = distributions.sequences(inp.boxes, by_location, MAX_COUNTED_VALUES)
+    if exact is not None:
+        return exact
+    pick = distributions.Picker((by_location, 0))
+    return distributions.sample(lambda rng: tuple(pick(rng, inp.boxes)), inp.boxes, "locations")
+
+
+def _location_rolls_odds(inp):
+    """Every roll of every box, re-rolled ones included. Without re-rolls the totals are
+    independent: exact while they can be listed. With re-rolls a box's list has no bound
+    but the C.6 cap (1,000 rolls a box), each length a value of its own (a thousand-long
+    list of 12s has odds 36**-1000), so its odds are always a labelled estimate."""
+    weights = _box_weights(inp)
+    if weights is None or not weights:
+        return None
+    ways = distributions.dice_sum_ways(2, 6)
+    every = {total: ways[total] for total in range(2, 13)}
+    if not inp.reroll_locations:
+        exact = distributions.sequences(inp.boxes, every, MAX_COUNTED_VALUES)
+        if exact is not None:
+            return exact
+    if inp.boxes == 0:
+        return {(): 1}, 1
+    discarded = {total: n for total, n in every.items() if total not in weights}
+    discard, accepted = distributions.Picker((discarded, 0)), distributions.Picker((weights, 0))
+    # A box's discarded rolls are a geometric count, its tail lumped into the cap (C.6).
+    p_discard = sum(discarded.values()) / 36
+    per_box = 1 / (1 - p_discard)  # rolls a box takes, on average
+    how_many = distributions.Picker(
+        distributions.geometric_odds(p_discard, tables.LOCATION_ROLLS_ODDS_CAP - 1)
+    )
+
+    def draw(rng) -> tuple:
+        counts = how_many(rng, inp.boxes)
+        thrown = iter(discard(rng, sum(counts)))
+        rolls: list[int] = []
+        for count, landed in zip(counts, accepted(rng, inp.boxes), strict=True):
+            rolls.extend(itertools.islice(thrown, count))
+            rolls.append(landed)
+        return tuple(rolls)
+
+    return distributions.sample(draw, inp.boxes * (1 + per_box), "location rolls")
 
 
 @procedure(
@@ -336,7 +391,12 @@ notes:
     bounds={"boxes": (0, tables.MAX_BOXES), "troopers": (0, None)},
     example={"boxes": 1, "unit_kind": "mech", "reroll_locations": ["HD"]},
     loop_counts={"location_rolls": None},
-    exact_odds={"crit_checks": _crit_checks_odds, "damage": _damage_odds, "locations": _locations_odds},
+    exact_odds={
+        "crit_checks": _crit_checks_odds,
+        "damage": _damage_odds,
+        "locations": _locations_odds,
+        "location_rolls": _location_rolls_odds,
+    },
 )
 def bs_to_bt_damage(inp, dice) -> Resolution:
     mech = inp.unit_kind == "mech"
