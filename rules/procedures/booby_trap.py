@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -139,6 +140,79 @@ def _fill(
         left -= entry.spaces
     used = len(dice.rolls) - start
     return weapons, used, used - len(weapons)
+
+
+# --- Odds of the weapons a fill gives -------------------------------------------------------
+#
+# Given the spaces left, each fill roll is drawn from the entries that fit (a roll that does
+# not fit is rolled again, C.6), so the weapons are counted spaces-left by spaces-left: at
+# most 6 spaces, hence at most 6 weapons. A GM chart of eleven different 1-space weapons can
+# still give 11**6 lists; past ``FILL_COUNTED_VALUES`` the odds are a labelled estimate
+# sampled from the same per-roll odds.
+FILL_COUNTED_VALUES = 15_000  # some 20 ms to list (the printed torpedo chart: 5 spaces, 12,546 lists)
+
+
+def _fitting(chart: Mapping[int, Any], left: int) -> dict[int, int]:
+    """The 2D6 totals whose entry fits ``left`` spaces, with their ways out of 36."""
+    ways = distributions.dice_sum_ways(2, 6)
+    return {total: ways[total] for total in range(2, 13) if chart[total].spaces <= left}
+
+
+def _fill_odds(chart: Mapping[int, Any], spaces: int, limit: int = FILL_COUNTED_VALUES):
+    """The weapons a fill of ``spaces`` gives (tuples, in the order added): a
+    Distribution, or None past ``limit`` lists."""
+    if _fill_lists(chart, spaces) > limit:
+        return None
+    by_left: dict[int, distributions.Distribution] = {0: ({(): 1}, 1)}
+    for left in range(1, spaces + 1):
+        fits = _fitting(chart, left)
+        den = sum(fits.values())
+        branches = []
+        for total, n in fits.items():
+            entry = chart[total]
+            rest, rest_den = by_left[left - entry.spaces]
+            branches.append((n, den, ({(entry.weapon, *seq): m for seq, m in rest.items()}, rest_den)))
+        dist = distributions.mix(branches, limit)
+        if dist is None:
+            return None
+        by_left[left] = dist
+    return by_left[spaces]
+
+
+def _fill_lists(chart: Mapping[int, Any], spaces: int) -> int:
+    """How many lists of weapons a fill may give, at most (counted, not listed)."""
+    lists = [1]
+    for left in range(1, spaces + 1):
+        entries = {(chart[total].weapon, chart[total].spaces) for total in _fitting(chart, left)}
+        lists.append(sum(lists[left - size] for _, size in entries))
+    return lists[spaces]
+
+
+class _FillSampler:
+    """Draws a fill's weapons as the procedure rolls them: per spaces left, a roll among
+    the entries that fit."""
+
+    def __init__(self, chart: Mapping[int, Any]) -> None:
+        self.chart = chart
+        self.pickers = {left: distributions.Picker((_fitting(chart, left), 0)) for left in range(1, 7)}
+
+    def __call__(self, rng, spaces: int) -> tuple[str, ...]:
+        weapons = []
+        left = spaces
+        while left > 0:
+            entry = self.chart[self.pickers[min(left, 6)](rng)[0]]
+            weapons.append(entry.weapon)
+            left -= entry.spaces
+        return tuple(weapons)
+
+
+def _fill_weapons_odds(inp):
+    chart = _chart_for(inp.chart, inp.weapon_type, "chart")
+    exact = _fill_odds(chart, inp.spaces)
+    if exact is not None:
+        return exact
+    fill = _FillSampler(chart)
+    return distributions.sample(lambda rng: fill(rng, inp.spaces), inp.spaces, "fill weapons")
 
 
 def _chart_for(chart: Mapping[int, Any] | None, weapon_type: str, field: str) -> Mapping[int, Any]:
@@ -361,6 +435,7 @@ notes:
     bounds={"spaces": (0, tables.MAX_SPACES), "max_rolls": (1, tables.MAX_FILL_ROLLS)},
     loop_counts={"rolls_used": "max_rolls", "rejected_rolls": "max_rolls"},
     example={"spaces": 2, "weapon_type": "torp"},
+    exact_odds={"weapons": _fill_weapons_odds},
 )
 def fill_weapons(inp, dice) -> Resolution:
     chart = _chart_for(inp.chart, inp.weapon_type, "chart")
@@ -418,6 +493,85 @@ def _generate_spaces_odds(inp):
     return joint, speed_den * 36**3
 
 
+def _generate_charts(inp) -> dict[str, Mapping[int, Any] | None]:
+    """The chart each weapon type is filled from; None for a type that is not filled."""
+    if not inp.fill_weapons:
+        return dict.fromkeys(tables.WEAPON_TYPES)
+    return {
+        "torp": _chart_for(inp.torp_chart, "torp", "torp_chart"),
+        "drone": None if inp.drone_chart is None else _chart_for(inp.drone_chart, "drone", "drone_chart"),
+        "phaser": None
+        if inp.phaser_chart is None
+        else _chart_for(inp.phaser_chart, "phaser", "phaser_chart"),
+    }
+
+
+def _spaces_odds(speed: int) -> dict[int, int]:
+    """One type's spaces at this speed, with their ways out of 36 (IR107.31)."""
+    index = tables.COLUMNS.index(_column(speed))
+    ways = distributions.dice_sum_ways(2, 6)
+    one: dict[int, int] = {}
+    for total in range(2, 13):
+        one[tables.SPACES[total][index]] = one.get(tables.SPACES[total][index], 0) + ways[total]
+    return one
+
+
+def _generate_weapons_odds(inp):
+    """The weapons of every type: per final speed, each type's spaces roll then its fill,
+    the three types independent; weighted by the odds of each speed. Counted while the
+    lists can be listed (``FILL_COUNTED_VALUES``), else a labelled estimate sampled from
+    the same odds."""
+    charts = _generate_charts(inp)
+    speeds, speed_den = _final_speed_odds(inp)
+    by_speed = {speed: _spaces_odds(speed) for speed in speeds}
+    sizes = {
+        t: [_fill_lists(chart, n) for n in range(tables.MAX_SPACES + 1)]
+        for t, chart in charts.items()
+        if chart
+    }
+
+    def lists(t: str, one: dict[int, int]) -> int:  # a type not filled is always None
+        return sum(sizes[t][n] for n in one) if t in sizes else 1
+
+    most = sum(math.prod(lists(t, one) for t in tables.WEAPON_TYPES) for one in by_speed.values())
+    if most <= FILL_COUNTED_VALUES:
+        fills = {
+            t: {
+                n: ({None: 1}, 1) if chart is None else _fill_odds(chart, n)
+                for n in range(tables.MAX_SPACES + 1)
+            }
+            for t, chart in charts.items()
+        }
+        branches = []
+        for speed, ways in speeds.items():
+            one = by_speed[speed]
+            per_type = [
+                distributions.mix([(n, 36, fills[t][spaces]) for spaces, n in one.items()])
+                for t in tables.WEAPON_TYPES
+            ]
+            joint, den = distributions.independent(per_type)
+            named = {
+                tuple(sorted(zip(tables.WEAPON_TYPES, value, strict=True))): n for value, n in joint.items()
+            }
+            branches.append((ways, speed_den, (named, den)))
+        return distributions.mix(branches)
+    speed_pick = distributions.Picker((speeds, speed_den))
+    spaces_pick = {speed: distributions.Picker((one, 36)) for speed, one in by_speed.items()}
+    fill = {t: None if chart is None else _FillSampler(chart) for t, chart in charts.items()}
+
+    def draw(rng) -> tuple:
+        speed = speed_pick(rng)[0]
+        spaces = spaces_pick[speed](rng, 3)
+        return tuple(
+            sorted(
+                (t, None if fill[t] is None else fill[t](rng, n))
+                for t, n in zip(tables.WEAPON_TYPES, spaces, strict=True)
+            )
+        )
+
+    return distributions.sample(draw, 30, "generate weapons")  # 3 fills of up to 6 rolls, 2 rolls before
+
+
 @procedure(
     """
 procedure: booby_trap.generate
@@ -458,7 +612,7 @@ notes:
     title="Booby trap: generate a new booby trap",
     reference=f"{SEED_A}, IR107.211 Speed; IR107.212; IR107.31 Weapons; IR107.32; IR107.332; 2nd IR107.342",
     example={"year": 150, "mode": "campaign", "fill_weapons": False},
-    exact_odds={"spaces": _generate_spaces_odds},
+    exact_odds={"spaces": _generate_spaces_odds, "weapons": _generate_weapons_odds},
 )
 def generate(inp, dice) -> Resolution:
     charts = {
