@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules import distributions
 from rules.errors import InputError
 from rules.registry import SEED_B, Resolution, add_effect, procedure, set_effect
 from rules.tables import jump as tables
@@ -262,6 +263,51 @@ def nonstandard_plot(inp, dice) -> Resolution:
 
 
 # The arrival 2D6 settles every key but the damage list (the facing dice feed only it).
+# Lists of facing damage counted exactly, at most: a failure by m gives each facing mD6,
+# so six facings failed by 1 already make 6**6 lists, and by 18 some 91**6. Past this the
+# odds are a labelled estimate sampled from the same dice (C.6).
+FACING_COUNTED_VALUES = 12_000  # some 15 ms to list
+
+
+def _facing_row(ship: str, facing: str, boxes: int) -> dict:
+    return {"ship": ship, "facing": facing, "boxes": boxes}
+
+
+assert min(_facing_row("", "", 0)) == "boxes"  # the odds' rows below put it first
+
+
+def _facing_damage_odds(inp):
+    """The damage list: none on a success; on a failure by m, an independent mD6 per facing
+    of every ship, counted per failure margin of the one 2D6."""
+    tn = inp.navigation_tn - inp.plot_mos
+    facings = [(ship.id, facing) for ship in inp.ships for facing in ship.facings]
+    ways = distributions.dice_sum_ways(2, 6)
+    margins: dict[int, int] = {tn - roll: ways[roll] for roll in range(2, 13) if not success(roll, tn)}
+    clean = 36 - sum(margins.values())
+
+    # As odds keys are: each row's items sorted by name, "boxes" first.
+    rest = [tuple(sorted(_facing_row(ship, facing, 0).items()))[1:] for ship, facing in facings]
+
+    def value(boxes) -> tuple:
+        return tuple((("boxes", n), *others) for others, n in zip(rest, boxes, strict=True))
+
+    if sum((5 * mof + 1) ** len(facings) for mof in margins) <= FACING_COUNTED_VALUES:
+        branches = [(clean, 36, ({(): 1}, 1))]
+        for mof, n in margins.items():
+            lists, den = distributions.independent([distributions.dice_sum(mof)] * len(facings))
+            branches.append((n, 36, ({value(boxes): m for boxes, m in lists.items()}, den)))
+        return distributions.mix(branches)
+    # A failure's damage is sampled; the clean jump's empty list keeps its exact odds.
+    margin = distributions.Picker((margins, 36))
+    boxes = {mof: distributions.Picker(distributions.dice_sum(mof)) for mof in margins}
+
+    def draw(rng) -> tuple:
+        return value(boxes[margin(rng)[0]](rng, len(facings)))
+
+    failed = sum(margins.values()) / 36
+    return distributions.sample(draw, 2 * len(facings), "facing damage", {(): clean / 36}, failed)
+
+
 ARRIVAL_ROLL_KEYS = ("success", "roll", "mof", "kf_integrity_after", "destroyed", "facing_damage")
 
 
@@ -305,6 +351,7 @@ errors: none
         "kf_integrity": 2,
         "ships": [{"id": "jumpship", "facings": ["nose", "aft"]}],
     },
+    exact_odds={"facing_damage": _facing_damage_odds},
 )
 def nonstandard_arrival(inp, dice) -> Resolution:
     _check_ships(inp.ships)
@@ -318,7 +365,7 @@ def nonstandard_arrival(inp, dice) -> Resolution:
             for facing in ship.facings:
                 # Only the damage list reads these: the other keys depend on the one 2D6 (C.9).
                 boxes = dice.total(f"facing[{len(damage)}]", mof, feeds=("facing_damage",))
-                damage.append({"ship": ship.id, "facing": facing, "boxes": boxes})
+                damage.append(_facing_row(ship.id, facing, boxes))
     kf_after = inp.kf_integrity - (mof or 0)
     destroyed = kf_after <= 0
     effects = []

@@ -37,6 +37,35 @@ def _total_damage_odds(inp):
     return dist
 
 
+def _unit_row(unit, roll: int) -> dict:
+    per_fighter = lookup_band(tables.SCREEN_FIGHTER_DAMAGE, roll)
+    return {"id": unit.id, "roll": roll, "per_fighter": per_fighter, "total": per_fighter * unit.fighters}
+
+
+# Lists of unit rows counted exactly, at most: each unit's own 2D6 multiplies them by 11
+# (three units: 1,331). Past this the odds are a labelled estimate sampled from the same dice.
+UNITS_COUNTED_VALUES = 5_000
+
+
+def _units_odds(inp):
+    """Each unit's row from its own 2D6, independently."""
+    ways = distributions.dice_sum_ways(2, 6)
+    totals = {roll: ways[roll] for roll in range(2, 13)}
+    # Per unit, its row for each total as odds keys are (items sorted by name).
+    rows = [
+        {roll: tuple(sorted(_unit_row(unit, roll).items())) for roll in totals} for unit in inp.fighter_units
+    ]
+
+    def value(rolls) -> tuple:
+        return tuple(by_roll[roll] for by_roll, roll in zip(rows, rolls, strict=True))
+
+    exact = distributions.independent([(totals, 36)] * len(rows), UNITS_COUNTED_VALUES)
+    if exact is not None:
+        return {value(rolls): n for rolls, n in exact[0].items()}, exact[1]
+    roll = distributions.Picker((totals, 36))
+    return distributions.sample(lambda rng: value(roll(rng, len(rows))), 2 * len(rows), "screen units")
+
+
 @procedure(
     """
 procedure: screen.detonate
@@ -69,7 +98,7 @@ notes:
         "fighter_units": [{"id": "Blue 1", "fighters": 6}, {"id": "Blue 2", "fighters": 4}],
         "large_ships": 1,
     },
-    exact_odds={"total_damage": _total_damage_odds},
+    exact_odds={"total_damage": _total_damage_odds, "units": _units_odds},
 )
 def detonate(inp, dice) -> Resolution:
     if not inp.in_arc:
@@ -88,12 +117,9 @@ def detonate(inp, dice) -> Resolution:
     for unit in inp.fighter_units:
         # The total reads only each unit's band; the large-ship damage is always 0.
         roll = dice.total(f"damage_{unit.id}", 2, feeds=("total_damage", "units"), reads=SCREEN_READS)
-        per_fighter = lookup_band(tables.SCREEN_FIGHTER_DAMAGE, roll)
-        units.append(
-            {"id": unit.id, "roll": roll, "per_fighter": per_fighter, "total": per_fighter * unit.fighters}
-        )
-        if per_fighter > 0:
-            effects.append(add_effect("fighter", "damage_per_fighter", per_fighter))
+        units.append(_unit_row(unit, roll))
+        if units[-1]["per_fighter"] > 0:
+            effects.append(add_effect("fighter", "damage_per_fighter", units[-1]["per_fighter"]))
     total = sum(u["total"] for u in units)
     result = {"total_damage": total, "units": units, "large_ship_damage": 0}
     parts = [f"Screen laid {inp.range_hexes} hexes out; it blocks LOS through the hex"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from rules import distributions
 from rules.errors import InputError
 from rules.registry import SEED_B, Resolution, procedure, set_effect
 from rules.tables import sensor as tables
@@ -428,6 +429,83 @@ def _hpg_summary(r: dict, inp) -> str:
     )
 
 
+def _neutrino_row(v, roll: int | None) -> dict:
+    """A vessel's row for its detection roll (None: beyond 4 AU, no roll)."""
+    detected = roll is not None and success(roll, tables.NEUTRINO_DETECT_AT)
+    # Unbroken tracking: 0 at the first detection, +1 each hour; a miss or leaving range resets it.
+    tracked = (0 if v.tracked_hours is None else v.tracked_hours + 1) if detected else None
+    level = "none" if tracked is None else lookup_band(tables.PROFILE_BANDS, tracked)
+    return {
+        "id": v.id,
+        "rolled": roll is not None,
+        "roll": roll,
+        "detected": detected,
+        "tracked_hours": tracked,
+        "profile_level": level,
+    }
+
+
+# Values of the vessels' odds counted exactly, at most: every vessel within 4 AU doubles the
+# lists of detected ids (2**12 = 4,096 for twelve) and multiplies the rows by its 11 totals.
+# Past this the odds are a labelled estimate sampled from the same 2D6 per vessel.
+NEUTRINO_COUNTED_VALUES = 5_000
+
+
+def _neutrino_odds(key: str):
+    """``detected_ids`` or ``vessels`` of a detection hour: each vessel within 4 AU rolls its
+    own 2D6, independently; the calibration phase lists nothing."""
+
+    def count(inp):
+        if inp.phase == "calibrate":
+            return {(): 1}, 1
+        ways = distributions.dice_sum_ways(2, 6)
+        totals = {roll: ways[roll] for roll in range(2, 13)}
+        rolled = [v.distance_au <= tables.NEUTRINO_RANGE_AU for v in inp.vessels]
+        # Per vessel: its row for each total, as odds keys are (items sorted by name).
+        rows = [
+            {
+                roll: tuple(sorted(_neutrino_row(v, roll if rolls else None).items()))
+                for roll in (totals if rolls else (None,))
+            }
+            for v, rolls in zip(inp.vessels, rolled, strict=True)
+        ]
+        if key == "vessels":
+
+            def value(rolls) -> tuple:
+                return tuple(by_roll[roll] for by_roll, roll in zip(rows, rolls, strict=True))
+
+            parts = [(totals, 36) if rolls else ({None: 1}, 1) for rolls in rolled]
+        else:
+            hit = distributions.at_least(2, 6, tables.NEUTRINO_DETECT_AT)
+            ids = [v.id for v, rolls in zip(inp.vessels, rolled, strict=True) if rolls]
+
+            def value(detected) -> tuple:
+                return tuple(vid for vid, seen in zip(ids, detected, strict=True) if seen)
+
+            parts = [({True: hit, False: 36 - hit}, 36)] * len(ids)
+        exact = distributions.independent(parts, NEUTRINO_COUNTED_VALUES)
+        if exact is not None:
+            merged: dict = {}
+            for parts_value, n in exact[0].items():
+                merged[value(parts_value)] = merged.get(value(parts_value), 0) + n
+            return merged, exact[1]
+        pickers = [distributions.Picker(part) for part in parts]
+        if key == "detected_ids":
+            pick = pickers[0]
+            return distributions.sample(lambda rng: value(pick(rng, len(ids))), len(ids), key)
+        picks = [p for p, rolls in zip(pickers, rolled, strict=True) if rolls]
+        n_rolled = len(picks)
+        roll = distributions.Picker((totals, 36))
+
+        def draw(rng) -> tuple:
+            drawn = iter(roll(rng, n_rolled))
+            return value([next(drawn) if rolls else None for rolls in rolled])
+
+        return distributions.sample(draw, 2 * len(rolled), key)
+
+    return count
+
+
 @procedure(
     """
 procedure: sensor.neutrino
@@ -462,6 +540,7 @@ notes:
             {"id": "V3", "distance_au": 6, "tracked_hours": 11},
         ],
     },
+    exact_odds={key: _neutrino_odds(key) for key in ("detected_ids", "vessels")},
 )
 def neutrino(inp, dice) -> Resolution:
     seen = set()
@@ -488,20 +567,7 @@ def neutrino(inp, dice) -> Resolution:
     for v in inp.vessels:
         rolled = v.distance_au <= tables.NEUTRINO_RANGE_AU  # [A49]
         roll = dice.total(f"detect_{v.id}", 2, feeds=("detected_ids", "vessels")) if rolled else None
-        detected = rolled and success(roll, tables.NEUTRINO_DETECT_AT)
-        # Unbroken tracking: 0 at the first detection, +1 each hour; a miss or leaving range resets it.
-        tracked = (0 if v.tracked_hours is None else v.tracked_hours + 1) if detected else None
-        level = "none" if tracked is None else lookup_band(tables.PROFILE_BANDS, tracked)
-        rows.append(
-            {
-                "id": v.id,
-                "rolled": rolled,
-                "roll": roll,
-                "detected": detected,
-                "tracked_hours": tracked,
-                "profile_level": level,
-            }
-        )
+        rows.append(_neutrino_row(v, roll))
     result = {
         "detected_ids": [row["id"] for row in rows if row["detected"]],
         "calibration_hours": None,
