@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
+from rules import distributions
 from rules.errors import InputError
 from rules.registry import SEED_B, Resolution, add_effect, procedure, set_effect
 from rules.schema import words
@@ -274,6 +276,72 @@ def clearing(inp, dice) -> Resolution:
     return Resolution(result, summary + ".", [set_effect("hex", "terrain", new_terrain)])
 
 
+# Lists of magma damage counted exactly, at most: each 2D6 a location takes adds ten
+# values to its total, so a crash into liquid (eight locations, 2D6 each) has 11**8. Past
+# this the odds are a labelled estimate sampled from the same dice.
+MAGMA_COUNTED_VALUES = 5_000
+MAGMA_RESULT_KEYS = ("destroyed", "fell_through", "damage", "heat", "end_hex")
+
+
+def _magma_damage_odds(inp):
+    """The damage per location: the walk of what happens (the PSR and crust rolls, each read
+    only for whether it holds) gives every way the crossing can go, with its odds and the
+    2D6 each location takes on it; each location's total is then the sum of its dice."""
+    from rules.odds import walk_paths  # the odds walk drives this procedure itself
+
+    if inp.unit_type != "battlemech":
+        return {(): 1}, 1  # only 'Mechs take magma damage
+    # The damage dice do not branch when walking for another key: only what happens does.
+    paths = walk_paths("terrain.magma", inp, "fell_through")
+    if paths is None:
+        return None
+    ways: dict[tuple, object] = {}
+    for num, den, rolls in paths:
+        dice: dict[str, int] = {}
+        for roll in rolls:
+            cause, _, loc = roll.label.partition("_")
+            if cause in MAGMA_DAMAGE_ROLLS:
+                dice[loc] = dice.get(loc, 0) + len(roll.values)
+        taken = tuple(sorted(dice.items()))
+        ways[taken] = ways.get(taken, 0) + Fraction(num, den)
+    common = math.lcm(*(w.denominator for w in ways.values()))
+    branches = [(int(w * common), common, taken) for taken, w in ways.items()]
+
+    def values(taken) -> int:
+        return math.prod(5 * n + 1 for _, n in taken)
+
+    def listed(chosen) -> distributions.Distribution:
+        out = []
+        for w, den, taken in chosen:
+            totals, totals_den = distributions.independent([distributions.dice_sum(n) for _, n in taken])
+            locs = [loc for loc, _ in taken]
+            out.append(
+                (w, den, ({tuple(zip(locs, t, strict=True)): m for t, m in totals.items()}, totals_den))
+            )
+        return distributions.mix(out)
+
+    if sum(values(taken) for _, _, taken in branches) <= MAGMA_COUNTED_VALUES:
+        return listed(branches)
+    # A fall through the crust burns all eight locations: 11**8 totals. The ways of crossing
+    # with few values keep their exact odds; the others are sampled.
+    small = [b for b in branches if values(b[2]) <= MAGMA_COUNTED_VALUES // len(branches)]
+    large = [b for b in branches if b not in small]
+    known: dict = {}
+    if small:
+        small_ways, small_den = listed(small)
+        known = {value: Fraction(n, small_den) for value, n in small_ways.items()}
+    share = Fraction(sum(w for w, _, _ in large), common)
+    crossing = distributions.Picker(({i: w for i, (w, _, _) in enumerate(large)}, common))
+    sums = {n: distributions.Picker(distributions.dice_sum(n)) for _, _, taken in large for _, n in taken}
+
+    def draw(rng) -> tuple:
+        taken = large[crossing(rng)[0]][2]
+        return tuple((loc, sums[n](rng)[0]) for loc, n in taken)
+
+    most = max(len(taken) for _, _, taken in large)
+    return distributions.sample(draw, 2 + 2 * most, "magma damage", known, float(share))
+
+
 @procedure(
     """
 procedure: terrain.magma
@@ -312,6 +380,7 @@ notes:
     title="Terrain: crossing magma",
     reference=f"{SEED_B}, Magma",
     example={"unit_type": "tracked", "movement_path": ["other", "crust", "crust"]},
+    exact_odds={"damage": _magma_damage_odds},
 )
 def magma(inp, dice) -> Resolution:
     unit = inp.unit_type
@@ -349,6 +418,13 @@ def magma(inp, dice) -> Resolution:
     damage: dict[str, int] = {}
     events: list[str] = []
 
+    # What every result reads of the PSR and the crust roll: whether it holds (C.6).
+    def holds(total: int) -> bool:
+        return success(total, inp.psr_tn)
+
+    def breaks(total: int) -> bool:
+        return total == tables.CRUST_BREAKS_ON
+
     def burn(prefix: str, locations) -> None:
         rolled = []
         for loc in locations:
@@ -385,11 +461,11 @@ def magma(inp, dice) -> Resolution:
             continue
         if hex_kind == "crust":
             if psr_needed:
-                psr = dice.total("psr", 2)
+                psr = dice.total("psr", 2, reads=dict.fromkeys(MAGMA_RESULT_KEYS, holds))
                 fell = not success(psr, inp.psr_tn)
                 events.append(f"PSR {psr} vs {inp.psr_tn}: {'fails' if fell else 'holds'}")
             if not fell:
-                crust = dice.total("crust", 1)
+                crust = dice.total("crust", 1, reads=dict.fromkeys(MAGMA_RESULT_KEYS, breaks))
                 fell = crust == tables.CRUST_BREAKS_ON
                 events.append(f"crust roll {crust} in hex {n}: {'breaks' if fell else 'holds'}")
             if fell:
@@ -425,8 +501,10 @@ def magma(inp, dice) -> Resolution:
     return Resolution(result, _magma_summary(result, unit, immune, events), effects)
 
 
-# Magma damage dice change only the damage result, never what happens next.
+# Magma damage dice change only the damage result, never what happens next. Each is a 2D6
+# labelled by its cause and location ("start_LL"), whatever the cause.
 DAMAGE_ONLY = ("damage",)
+MAGMA_DAMAGE_ROLLS = ("start", "extra", "fall", "enter")
 _MAGMA_CAUSE = {"fall": "falls through into the magma", "enter": "enters liquid magma"}
 
 
