@@ -320,11 +320,26 @@ def test_bench_rules_times_the_odds_of_every_key_over_edge_inputs_and_lists_the_
     head = next(n for n, line in enumerate(lines) if line.startswith("every key:"))
     keys = len(rules.get(MALF).result_keys) + len(rules.get("jump.nonstandard_plot").result_keys)
     assert f"over {keys} of {keys} result keys of 2 procedures; slowest 5:" in lines[head]
+    assert lines[head + 1].split()[:3] == ["ms", "alone", "procedure"]
     rows = lines[head + 2 : head + 7]
-    times = [float(row.split()[0]) for row in rows]
-    assert times == sorted(times, reverse=True) and times[0] > 0
-    assert all(row.split()[1] in (MALF, "jump.nonstandard_plot") for row in rows)
-    assert lines[head + 7].startswith("every key: ") and "calls over 50 ms" in lines[head + 7]
+    # Listed by the time each call takes when timed again on its own.
+    alone = [float(row.split()[1]) for row in rows]
+    assert alone == sorted(alone, reverse=True) and alone[0] > 0
+    assert all(float(row.split()[0]) > 0 for row in rows)
+    assert all(row.split()[2] in (MALF, "jump.nonstandard_plot") for row in rows)
+    assert (
+        lines[head + 7].startswith("timed alone (fastest of 3): ") and "of these 5 calls" in lines[head + 7]
+    )
+    assert lines[head + 8].startswith("every key: ") and "calls over 50 ms" in lines[head + 8]
+
+
+def test_bench_rules_quick_still_covers_every_key():
+    out = StringIO()
+    call_command("bench_rules", "--procedure", MALF, "--quick", "--slowest", "3", stdout=out)
+    text = out.getvalue()
+    keys = len(rules.get(MALF).result_keys)
+    assert "(medians; targets 1 ms, 50 ms; 20 / 1 runs)" in text
+    assert f"over {keys} of {keys} result keys of 1 procedures; slowest 3:" in text
 
 
 def test_bench_rules_refuses_an_unknown_procedure():

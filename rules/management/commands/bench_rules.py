@@ -10,7 +10,9 @@ and seeded mixtures) and prints the slowest calls, so no key and no edge goes un
 
 from __future__ import annotations
 
+import gc
 import json
+import math
 import statistics
 import time
 from collections import Counter
@@ -49,6 +51,28 @@ def median_odds_ms(proc: rules.Procedure, repeat: int) -> tuple[float | None, bo
     return statistics.median(times) / 1_000_000, exact
 
 
+def timed_odds(proc, inputs, key, time_limit) -> tuple[float, str]:
+    """One odds call: (ms, how), how = "exact", "estimate (N runs)" or "refused: ..."."""
+    start = time.perf_counter_ns()
+    try:
+        dist = rules.odds(proc.id, inputs, key, time_limit=time_limit)
+        how = "exact" if dist.exact else f"estimate ({dist.runs:,} runs)"
+    except (rules.InputError, rules.OddsError) as error:
+        how = f"refused: {error}"
+    return (time.perf_counter_ns() - start) / 1_000_000, how
+
+
+def alone_ms(pid: str, inputs: dict, key: str, time_limit, repeat: int = 3) -> float:
+    """The fastest of ``repeat`` calls made one by one after a garbage collection: what the
+    call takes without the audit's own garbage or a neighbour's burst on the machine."""
+    proc = rules.get(pid)
+    best = math.inf
+    for _ in range(repeat):
+        gc.collect()
+        best = min(best, timed_odds(proc, inputs, key, time_limit)[0])
+    return best
+
+
 def every_key_odds(procs, mixtures: int, time_limit: float | None):
     """One timed odds call per result key per accepted sample input:
     [(ms, procedure id, key, inputs, how)], how = "exact", "estimate" or "refused: ..."."""
@@ -56,13 +80,8 @@ def every_key_odds(procs, mixtures: int, time_limit: float | None):
     for proc in procs:
         for inputs in samples.accepted_inputs(proc, mixtures):
             for key in proc.result_keys:
-                start = time.perf_counter_ns()
-                try:
-                    dist = rules.odds(proc.id, inputs, key, time_limit=time_limit)
-                    how = "exact" if dist.exact else f"estimate ({dist.runs:,} runs)"
-                except (rules.InputError, rules.OddsError) as error:
-                    how = f"refused: {error}"
-                calls.append(((time.perf_counter_ns() - start) / 1_000_000, proc.id, key, inputs, how))
+                ms, how = timed_odds(proc, inputs, key, time_limit)
+                calls.append((ms, proc.id, key, inputs, how))
     return calls
 
 
@@ -112,6 +131,11 @@ class Command(BaseCommand):
             help="seeded mixtures of edge values per procedure in the audit (default 40)",
         )
         parser.add_argument(
+            "--quick",
+            action="store_true",
+            help="a quick pass: 20 resolve runs, 1 odds run, 10 mixtures (the audit still covers every key)",
+        )
+        parser.add_argument(
             "--time-limit",
             type=float,
             default=None,
@@ -120,6 +144,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **opts) -> None:
+        if opts["quick"]:
+            opts.update(repeat=min(opts["repeat"], 20), odds_repeat=1, mixtures=min(opts["mixtures"], 10))
         if opts["repeat"] < 1 or opts["odds_repeat"] < 1:
             raise CommandError("--repeat and --odds-repeat must be at least 1")
         if opts["slowest"] < 0 or opts["mixtures"] < 0:
@@ -192,9 +218,22 @@ class Command(BaseCommand):
             f"every key: {len(calls):,} odds calls over {len(keys)} of {every} result keys "
             f"of {len(procs)} procedures; slowest {min(opts['slowest'], len(calls))}:"
         )
-        self.stdout.write(f"{'ms':>9}  {'procedure':<28} {'key':<22} {'odds':<20} inputs")
-        for ms, pid, key, inputs, how in calls[: opts["slowest"]]:
-            self.stdout.write(f"{ms:>9.1f}  {pid:<28} {key:<22} {how[:20]:<20} {_brief(inputs)}")
+        # A slow call is timed again on its own: the first figure may be another call's garbage
+        # collection or a neighbour's burst on a shared machine.
+        slowest = [
+            (ms, alone_ms(pid, inputs, key, opts["time_limit"]), pid, key, inputs, how)
+            for ms, pid, key, inputs, how in calls[: opts["slowest"]]
+        ]
+        slowest.sort(key=lambda call: -call[1])
+        self.stdout.write(f"{'ms':>9}  {'alone':>9}  {'procedure':<28} {'key':<22} {'odds':<20} inputs")
+        for ms, alone, pid, key, inputs, how in slowest:
+            self.stdout.write(
+                f"{ms:>9.1f}  {alone:>9.1f}  {pid:<28} {key:<22} {how[:20]:<20} {_brief(inputs)}"
+            )
+        over_alone = [call for call in slowest if call[1] > ODDS_TARGET_MS]
+        self.stdout.write(
+            f"timed alone (fastest of 3): {len(over_alone)} of these {len(slowest)} calls over {ODDS_TARGET_MS} ms"
+        )
         hows = Counter(how.split(" ")[0].rstrip(":") for _, _, _, _, how in calls)
         over = sum(1 for ms, *_ in calls if ms > ODDS_TARGET_MS)
         over_1s = sum(1 for ms, *_ in calls if ms > 1000)
