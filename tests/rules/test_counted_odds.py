@@ -18,6 +18,7 @@ from rules.odds import _discards as discards_of
 from rules.odds import _exact as walk_every_die
 from rules.registry import procedure
 from rules.tables.boarding import FRONT_HIT_LOCATION
+from rules.tables.booby_trap import TORPEDO_CHART
 
 WALKED = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LOCATIONS = sorted(set(FRONT_HIT_LOCATION.values()))
@@ -238,3 +239,288 @@ def test_generated_spaces_in_a_scenario_with_weapons_to_fill_are_exact():
     dist = counted("booby_trap.generate", inputs, "spaces")
     campaign = counted("booby_trap.generate", {**inputs, "mode": "campaign"}, "spaces")
     assert set(campaign) < set(dist)  # a moved speed reaches other columns' spaces
+
+
+def walked_per_key(pid: str, inputs: dict, key: str):
+    """The walk of every die that can change ``key`` (C.9): dice marked as feeding only other
+    keys do not branch, so a GM table only those keys read may be missing."""
+    proc = rules.get(pid)
+    _, frozen = proc.normalise(inputs)
+    key_type = next(k.type for k in proc.contract.result if k.name == key)
+    return walk_every_die(proc, frozen, key, key_type, None, False, None)
+
+
+def same_as_the_walk(pid: str, inputs: dict, key: str) -> None:
+    """Counted odds equal the walk of every die; where that walk is refused for a table the
+    key never reads, the walk of the key's own dice."""
+    got = counted(pid, inputs, key)
+    try:
+        want = walked(pid, inputs, key)
+    except rules.InputError:
+        want = walked_per_key(pid, inputs, key)
+    assert got == want
+
+
+def labelled_estimate(pid: str, inputs: dict, key: str):
+    """An estimate says so, with its runs and margin, and is the same on every call."""
+    dist = rules.odds(pid, inputs, key)
+    assert dist.exact is False and dist.runs >= distributions.MIN_SAMPLE_RUNS
+    assert 0 < dist.margin <= 0.1
+    assert sum(dist.values()) == pytest.approx(1)
+    again = rules.odds(pid, inputs, key)
+    assert again == dist and again.runs == dist.runs
+    return dist
+
+
+HITS_TABLE = {str(t): h for t, h in zip(range(2, 13), [1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 6], strict=True)}
+
+
+@WALKED
+@given(
+    target=st.sampled_from(["warship", "jumpship", "station", "dropship"]),
+    can_accelerate=st.booleans(),
+    attacker=st.sampled_from(["large", "fighter_unit"]),
+    convince=st.sampled_from([("crew", None), ("leadership", 5), ("leadership", 9), ("waive", None)]),
+    gm_mods=st.integers(-3, 3),
+    hits=st.sampled_from([None, 0, 2, 9]),
+    velocity=st.integers(0, 6),
+    key=st.sampled_from(["mover_damage", "target_damage"]),
+)
+def test_a_deliberate_rams_damage_counted_is_that_of_walking_every_die(
+    target, can_accelerate, attacker, convince, gm_mods, hits, velocity, key
+):
+    how, skill = convince
+    inputs = {
+        "target_type": target,
+        "target_can_accelerate": can_accelerate,
+        "attacker": attacker,
+        "leadership_mode": how == "leadership",
+        "leadership_skill_tn": skill,
+        "gm_mods": gm_mods,
+        "gm_waive": how == "waive",
+        "velocity": velocity,
+        "fighters_in_unit": 6,
+        "fighter_hits": hits,
+        "fighter_hits_table": HITS_TABLE if hits is None else None,
+    }
+    same_as_the_walk("ram.deliberate", inputs, key)
+
+
+@WALKED
+@given(
+    mover=st.sampled_from(["dropship", "jumpship", "warship", "fighter_unit"]),
+    occupant=st.sampled_from(["dropship", "jumpship", "warship", "station", "fighter_unit"]),
+    hits=st.sampled_from([None, 1, 8]),
+    key=st.sampled_from(["mover_damage", "target_damage"]),
+)
+def test_an_accidental_collisions_damage_counted_is_that_of_walking_every_die(mover, occupant, hits, key):
+    inputs = {
+        "mover": mover,
+        "occupant": occupant,
+        "velocity": 3,
+        "fighters_in_unit": 4,
+        "fighter_hits": hits,
+        "fighter_hits_table": HITS_TABLE if hits is None else None,
+    }
+    same_as_the_walk("ram.accidental", inputs, key)
+
+
+def test_collision_damage_counted_is_that_of_walking_every_die():
+    for key in ("mover_damage", "target_damage"):
+        same_as_the_walk("ram.collision_damage", {}, key)
+    dist = counted("ram.collision_damage", {}, "target_damage")
+    assert dist[0] == Fraction(5, 6) and dist[36] == Fraction(1, 6 * 36)  # 6, then 6 x 6
+
+
+def test_a_fighter_ram_without_hits_or_table_is_refused_for_the_target_only():
+    inputs = {"target_type": "dropship", "attacker": "fighter_unit", "velocity": 5, "gm_waive": True}
+    with pytest.raises(rules.InputError) as error:
+        rules.odds("ram.deliberate", inputs, "target_damage")
+    assert error.value.field == "fighter_hits_table"
+    assert counted("ram.deliberate", inputs, "mover_damage") == {0: 1}
+
+
+BIG_TO_TINY = [("Big", 3), ("Big", 3), ("Mid", 2), ("Small", 1), ("Small", 1), ("Tiny", 1)]
+GM_CHART = {
+    str(t): {"weapon": name, "spaces": spaces, "weight": spaces}
+    for t, (name, spaces) in zip(
+        range(2, 13),
+        [*BIG_TO_TINY, ("Small", 1), ("Small", 1), ("Mid", 2), ("Big", 3), ("Huge", 3)],
+        strict=True,
+    )
+}
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spaces=st.integers(0, 4), chart=st.sampled_from([None, GM_CHART]))
+def test_the_weapons_of_a_fill_counted_are_those_of_walking_every_die(spaces, chart):
+    inputs = {"spaces": spaces, "weapon_type": "torp", "chart": chart, "max_rolls": 3}
+    same_as_the_walk("booby_trap.fill_weapons", inputs, "weapons")
+
+
+def test_the_weapons_of_five_torpedo_spaces_are_exact():
+    dist = counted("booby_trap.fill_weapons", {"spaces": 5}, "weapons")
+    assert len(dist) == 12_546  # every list of 1- and 2-space weapons filling 5 spaces
+    # Five Fusions (on 7, 6 ways of 36): every entry fits while 2 or more spaces are left;
+    # with 1 left only the 1-space entries do (5 to 10: 27 ways), the others rolled again.
+    seven = distributions.dice_sum_ways(2, 6)[7]
+    assert dist[("Fusion (FA)",) * 5] == Fraction(seven, 36) ** 4 * Fraction(seven, 27)
+    assert dist == walked("booby_trap.fill_weapons", {"spaces": 5}, "weapons")
+
+
+def test_the_weapons_of_six_torpedo_spaces_are_a_labelled_estimate_of_possible_lists():
+    # 84,581 lists: more than can be listed in the odds panel's wait.
+    dist = labelled_estimate("booby_trap.fill_weapons", {"spaces": 6}, "weapons")
+    names = {entry["weapon"]: entry["spaces"] for entry in TORPEDO_CHART.values()}
+    assert all(sum(names[w] for w in weapons) == 6 for weapons in dist)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    year=st.sampled_from([-5, 80, 110, 150]),
+    mode=st.sampled_from(["campaign", "scenario"]),
+    drone=st.sampled_from([None, GM_CHART]),
+)
+def test_generated_weapons_counted_are_those_of_walking_the_dice(year, mode, drone):
+    inputs = {"year": year, "mode": mode, "fill_weapons": True, "drone_chart": drone}
+    dist = rules.odds("booby_trap.generate", inputs, "weapons")
+    if dist.exact:
+        # The spaces and fill dice of each type, walked (the year's speed dice only in a scenario).
+        assert dist == walked_per_key("booby_trap.generate", inputs, "weapons")
+    else:
+        labelled_estimate("booby_trap.generate", inputs, "weapons")
+
+
+def test_generated_weapons_of_a_slow_trap_are_exact():
+    dist = counted("booby_trap.generate", {"year": 60, "fill_weapons": True}, "weapons")
+    assert dist == walked("booby_trap.generate", {"year": 60, "fill_weapons": True}, "weapons")
+    assert all(dict(value)["drone"] is None and dict(value)["phaser"] is None for value in dist)
+
+
+@WALKED
+@given(
+    tn=st.integers(2, 9),
+    facings=st.lists(st.integers(1, 2), min_size=1, max_size=2),
+)
+def test_facing_damage_counted_is_that_of_walking_every_die(tn, facings):
+    ships = [{"id": f"S{n}", "facings": ["nose", "aft"][:k]} for n, k in enumerate(facings)]
+    inputs = {"navigation_tn": tn, "kf_integrity": 3, "ships": ships}
+    dist = rules.odds("jump.nonstandard_arrival", inputs, "facing_damage")
+    if dist.exact:
+        assert dist == walked("jump.nonstandard_arrival", inputs, "facing_damage")
+    else:
+        labelled_estimate("jump.nonstandard_arrival", inputs, "facing_damage")
+
+
+def test_facing_damage_of_many_facings_is_an_estimate_whose_clean_jump_is_exact():
+    ships = [{"id": f"S{n}", "facings": ["nose", "aft", "fore_left"]} for n in range(4)]
+    inputs = {"navigation_tn": 8, "kf_integrity": 3, "ships": ships}
+    dist = labelled_estimate("jump.nonstandard_arrival", inputs, "facing_damage")
+    assert dist[()] == 15 / 36  # 8 or more on 2D6: no damage, known exactly
+    assert dist.margin < distributions.MAX_SAMPLE_RUNS**-0.5 * 2  # scaled to the sampled failures
+    assert all(len(rows) == 12 for rows in dist if rows)
+
+
+vessels = st.lists(
+    st.tuples(st.sampled_from([1.0, 4.0, 5.0]), st.sampled_from([None, 0, 5, 11])), max_size=4
+).map(lambda rows: [{"id": f"V{n}", "distance_au": d, "tracked_hours": h} for n, (d, h) in enumerate(rows)])
+
+
+@WALKED
+@given(
+    vessels=vessels,
+    key=st.sampled_from(["detected_ids", "vessels"]),
+    phase=st.sampled_from(["hour", "calibrate"]),
+)
+def test_neutrino_detections_counted_are_those_of_walking_every_die(vessels, key, phase):
+    inputs = {"phase": phase, "vessels": vessels}
+    dist = rules.odds("sensor.neutrino", inputs, key)
+    if dist.exact:
+        assert dist == walked("sensor.neutrino", inputs, key)
+    else:
+        labelled_estimate("sensor.neutrino", inputs, key)
+
+
+def test_neutrino_detections_of_twelve_vessels_are_exact_and_of_a_hundred_an_estimate():
+    near = [{"id": f"V{n}", "distance_au": 1, "tracked_hours": None} for n in range(12)]
+    dist = counted("sensor.neutrino", {"phase": "hour", "vessels": near}, "detected_ids")
+    assert len(dist) == 2**12 and dist[()] == Fraction(26, 36) ** 12
+    many = [{"id": f"V{n}", "distance_au": 1, "tracked_hours": None} for n in range(100)]
+    labelled_estimate("sensor.neutrino", {"phase": "hour", "vessels": many}, "detected_ids")
+    labelled_estimate("sensor.neutrino", {"phase": "hour", "vessels": many}, "vessels")
+
+
+magma_paths = st.lists(st.sampled_from(["other", "liquid"]), max_size=2)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(start=st.sampled_from(["other", "liquid"]), path=magma_paths, legs=st.sampled_from([["LL"], ["HD"]]))
+def test_magma_damage_counted_is_that_of_walking_every_die(start, path, legs):
+    # One exposed location keeps the walk of every damage die short.
+    inputs = {"unit_type": "battlemech", "start_hex": start, "movement_path": path, "exposed_locations": legs}
+    same_as_the_walk("terrain.magma", inputs, "damage")
+
+
+def test_magma_damage_of_both_legs_counted_is_that_of_walking_every_die():
+    inputs = {"unit_type": "battlemech", "start_hex": "liquid", "movement_path": []}
+    same_as_the_walk("terrain.magma", inputs, "damage")
+    inputs = {"unit_type": "battlemech", "start_hex": "other", "movement_path": ["liquid"]}
+    same_as_the_walk("terrain.magma", inputs, "damage")
+
+
+def test_magma_crust_keys_read_only_whether_the_crust_holds():
+    for unit in ("tracked", "battlemech"):
+        inputs = {"unit_type": unit, "movement_path": ["crust", "other", "crust"]}
+        for key in ("destroyed", "fell_through", "heat", "end_hex"):
+            assert counted("terrain.magma", inputs, key) == walked_per_key("terrain.magma", inputs, key)
+    inputs = {"unit_type": "tracked", "movement_path": ["crust", "crust"]}
+    assert counted("terrain.magma", inputs, "destroyed") == walked("terrain.magma", inputs, "destroyed")
+
+
+def test_magma_damage_after_a_fall_is_an_estimate_whose_crossing_without_one_is_exact():
+    # A fall burns all eight locations: 11**8 totals, too many to list.
+    inputs = {"unit_type": "battlemech", "movement_path": ["crust"]}
+    dist = labelled_estimate("terrain.magma", inputs, "damage")
+    assert dist[()] == 5 / 6  # the crust holds: no damage, known exactly
+    assert all(len(value) == 8 for value in dist if value)
+
+
+def test_location_rolls_without_re_rolls_counted_are_those_of_walking_every_die():
+    for boxes in range(4):
+        inputs = {"boxes": boxes, "unit_kind": "mech"}
+        assert counted("boarding.bs_to_bt_damage", inputs, "location_rolls") == walked(
+            "boarding.bs_to_bt_damage", inputs, "location_rolls"
+        )
+
+
+def test_location_rolls_with_re_rolls_are_an_estimate_within_its_margin():
+    inputs = {"boxes": 1, "unit_kind": "mech", "reroll_locations": ["HD"]}
+    dist = labelled_estimate("boarding.bs_to_bt_damage", inputs, "location_rolls")
+    ways = distributions.dice_sum_ways(2, 6)
+    for rolls, p in dist.items():
+        *discarded, landed = rolls
+        assert set(discarded) <= {12} and landed != 12
+        exact = Fraction(1, 36) ** len(discarded) * Fraction(ways[landed], 36)
+        assert abs(p - exact) <= dist.margin
+
+
+@pytest.mark.parametrize("key", ["locations", "damage"])
+def test_many_boxes_are_an_estimate_within_its_margin(key):
+    inputs = {"boxes": 12, "unit_kind": "mech", "reroll_locations": ["HD"]}
+    dist = labelled_estimate("boarding.bs_to_bt_damage", inputs, key)
+    # The chance that no box lands on the centre torso (2 and 7: 7 ways of 35), exactly and as sampled.
+    no_ct = sum(p for value, p in dist.items() if "CT" not in (value if key == "locations" else dict(value)))
+    assert abs(no_ct - (28 / 35) ** 12) <= dist.margin
+
+
+@WALKED
+@given(units=fighter_units.filter(lambda units: len(units) <= 3))
+def test_screen_unit_rows_counted_are_those_of_walking_every_die(units):
+    inputs = {"range_hexes": 3, "fighter_units": units}
+    assert counted("screen.detonate", inputs, "units") == walked("screen.detonate", inputs, "units")
+
+
+def test_screen_unit_rows_of_many_units_are_a_labelled_estimate():
+    units = [{"id": f"Blue {n}", "fighters": 6} for n in range(20)]
+    dist = labelled_estimate("screen.detonate", {"range_hexes": 3, "fighter_units": units}, "units")
+    assert all(len(rows) == 20 for rows in dist)

@@ -13,8 +13,10 @@ from fractions import Fraction
 import pytest
 
 import rules
+from rules import distributions
 from rules.odds import MIN_SIMULATED_RUNS, SIMULATED_RUNS
 from rules.odds import _exact as walk_every_die
+from rules.odds import _odds as walk_or_simulate
 
 FILL = "booby_trap.fill_weapons"
 DAMAGE = "boarding.bs_to_bt_damage"
@@ -114,8 +116,10 @@ def test_location_rolls_with_re_rolls_are_a_labelled_estimate_within_its_margin(
     # Every re-roll is a value of its own, up to 1,000 rolls a box (C.9): ten thousand roll
     # lists for one box and the head re-rolled, too many to list exactly in time.
     inputs = {"boxes": 1, "unit_kind": "mech", "reroll_locations": ["HD"]}
-    dist = rules.odds(DAMAGE, inputs, "location_rolls", time_limit=30, runs=4000)
-    assert dist.exact is False and dist.runs == 4000
+    dist = rules.odds(DAMAGE, inputs, "location_rolls")
+    # Sampled from the box's own odds: as many runs as its key allows, whatever the machine.
+    assert dist.exact is False and dist.runs == distributions.sample_runs(2 * 36 / 35)
+    assert rules.odds(DAMAGE, inputs, "location_rolls", time_limit=0.001) == dist
     assert abs(sum(dist.values()) - 1) < 1e-9
     assert abs(dist[(7,)] - 6 / 35 * 35 / 36) <= dist.margin  # a 7 at once: 6 in 36
     assert abs(dist.get((12, 7), 0) - 1 / 36 * 6 / 36) <= dist.margin
@@ -193,13 +197,21 @@ def test_a_mech_crossing_crust_gets_exact_odds_of_what_the_damage_dice_cannot_ch
 # ---------------------------------------------------------------- estimates
 
 
+def walked_odds(pid: str, inputs: dict, key: str, time_limit: float | None = None):
+    """``rules.odds`` by the walk and its simulated runs alone, as for a procedure that does
+    not count the key itself (magma damage is counted: ``test_counted_odds``)."""
+    proc = rules.get(pid)
+    _, frozen = proc.normalise(inputs)
+    return walk_or_simulate(proc, frozen, pid, key, time_limit, False, SIMULATED_RUNS)
+
+
 def test_too_many_paths_give_an_estimate_from_simulated_runs_labelled_as_such():
     inputs = {"unit_type": "battlemech", "movement_path": ["crust"], "entry": "walk_run"}
-    quick = rules.odds(MAGMA, inputs, "damage")  # within the default time: fewer runs
+    quick = walked_odds(MAGMA, inputs, "damage")  # within the default time: fewer runs
     assert quick.exact is False
     assert 1 <= quick.runs <= SIMULATED_RUNS
     assert quick.margin == pytest.approx(1.96 * math.sqrt(0.25 / quick.runs))
-    est = rules.odds(MAGMA, inputs, "damage", time_limit=120)
+    est = walked_odds(MAGMA, inputs, "damage", time_limit=120)
     assert est.exact is False
     assert est.runs == SIMULATED_RUNS
     assert est.margin == pytest.approx(1.96 * math.sqrt(0.25 / SIMULATED_RUNS))
@@ -212,12 +224,12 @@ def test_too_many_paths_give_an_estimate_from_simulated_runs_labelled_as_such():
         if value:
             assert [loc for loc, _ in value] == sorted(["LL", "RL", "LA", "RA", "LT", "RT", "CT", "HD"])
             assert all(2 <= points <= 12 for _, points in value)
-    assert rules.odds(MAGMA, inputs, "damage", time_limit=120) == est  # seeded: the same every time
+    assert walked_odds(MAGMA, inputs, "damage", time_limit=120) == est  # seeded: the same every time
 
 
 def test_an_estimate_short_of_time_still_runs_enough_and_widens_its_margin():
     inputs = {"unit_type": "battlemech", "movement_path": ["crust"], "entry": "walk_run"}
-    est = rules.odds(MAGMA, inputs, "damage", time_limit=0.05)
+    est = walked_odds(MAGMA, inputs, "damage", time_limit=0.05)
     assert not est.exact
     assert MIN_SIMULATED_RUNS <= est.runs <= SIMULATED_RUNS
     assert est.margin == pytest.approx(1.96 * math.sqrt(0.25 / est.runs))
