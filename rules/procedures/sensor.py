@@ -487,7 +487,8 @@ def _neutrino_odds(key: str):
         if exact is not None:
             merged: dict = {}
             for parts_value, n in exact[0].items():
-                merged[value(parts_value)] = merged.get(value(parts_value), 0) + n
+                named = value(parts_value)
+                merged[named] = merged.get(named, 0) + n
             return merged, exact[1]
         pickers = [distributions.Picker(part) for part in parts]
         if key == "detected_ids":
