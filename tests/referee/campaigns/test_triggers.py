@@ -12,7 +12,7 @@ from referee.campaigns.models import TOUCH_CAMPAIGN, Campaign, CampaignScoped, M
 from referee.clock.models import TimedEvent
 from referee.fleet.models import Marker
 from referee.logistics.models import CharacterSheet
-from referee.maps.models import PiratePoint
+from referee.maps.models import PiratePoint, RoutePlan
 from referee.play.models import LogEntry
 from referee.sheets.models import Design
 from referee.telemissiles.models import Telemissile
@@ -87,6 +87,9 @@ def rows(cast) -> dict[type, object]:
             campaign=c, name=unit.name, unit=unit, battlefield=battlefield, hex="0101"
         ),
         MegaMekBoard.objects.create(campaign=c, name=battlefield.name, battlefield=battlefield),
+        RoutePlan.objects.create(
+            campaign=c, name="To Tharkad", ship=ship, route="A,B", route_words="A, B", arrives_at=c.clock
+        ),
         ruled_jump(c, cast.gm, ship, dice=[3, 4]),
     ]
     return {type(obj): obj for obj in made}
