@@ -24,7 +24,9 @@ from referee.play.models import LogEntry
 from referee.play.selectors import poll_version
 
 
-def fill(*, ships: int, units: int, entries: int) -> dict:
+def fill(*, ships: int, units: int, entries: int, measure: bool = True) -> dict:
+    """The campaign and its sessions; with ``measure``, vacuumed and its pages' costs measured
+    (without: nothing that cannot run inside a transaction)."""
     campaign, _ = demo_campaign_load()
     gm = campaign.memberships.get(user__username=DEMO_LOGINS["gm"][0]).user
     player = campaign.memberships.get(user__username=DEMO_LOGINS["player"][0]).user
@@ -54,8 +56,9 @@ def fill(*, ships: int, units: int, entries: int) -> dict:
         with transaction.atomic():  # the campaign is touched once per 5000-row insert
             bench_export._fill_log(campaign, entries, 5000)
         Campaign.objects.filter(pk=campaign.pk).update(turn=1 + entries // 40)
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
+    if measure:
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
     store = import_module(settings.SESSION_ENGINE).SessionStore
     campaign.refresh_from_db()
     return {
@@ -65,7 +68,7 @@ def fill(*, ships: int, units: int, entries: int) -> dict:
         "player_session": _session(store, player),
         "csrf": get_random_string(32),
         "resolve_ship": str(resolve_ship.code),
-        "pages": page_costs(campaign, gm, player, str(resolve_ship.code)),
+        "pages": page_costs(campaign, gm, player, str(resolve_ship.code)) if measure else {},
     }
 
 
