@@ -112,7 +112,8 @@ MIDDLEWARE = [
     # before SecurityMiddleware. Nothing answers a request before the rest of the stack.
     "referee.middleware.EmbeddedDatabaseMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp's, with the policy built once (referee/middleware.py).
+    "referee.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
