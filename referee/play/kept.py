@@ -9,7 +9,8 @@ called; on a cache miss it renders the view's response with a placeholder where 
 token goes and stores it. Either way the response gets this visitor's CSRF token and,
 where the page holds a form's request key (``REQUEST_KEY_PLACEHOLDER``), a fresh one (a
 double click still returns the first roll; two tabs never share a key). A page without
-request keys gets an ``ETag`` (a hash of the cached page and the visitor's CSRF secret),
+request keys gets an ``ETag`` (a hash of the cached page's digest, kept with it, and the
+visitor's CSRF secret),
 so Django's ``ConditionalGetMiddleware`` answers a reload with 304 Not Modified.
 
 The request runs the whole middleware stack either way: ``door`` authenticates it in one
@@ -58,14 +59,30 @@ def fill(html: str, request: HttpRequest) -> str:
     return html
 
 
-def _finish(request: HttpRequest, response: HttpResponse, html: str, cache_key: str | None) -> HttpResponse:
+def page_digest(html: str) -> str:
+    """What names a kept page's content, computed once when it is kept."""
+    return hashlib.sha256(html.encode()).hexdigest()
+
+
+def kept_page(value) -> tuple[str, str | None]:
+    """(page, its digest) as the cache holds it; a page kept without its digest has None."""
+    if isinstance(value, tuple):
+        digest, html = value
+        return html, digest
+    return value, None
+
+
+def _finish(
+    request: HttpRequest, response: HttpResponse, html: str, cache_key: str | None, digest: str | None = None
+) -> HttpResponse:
     response.content = fill(html, request)
     if cache_key is not None and REQUEST_KEY_PLACEHOLDER not in html:
         secret = request.META.get("CSRF_COOKIE", "")
         # The ETag hashes the page's content, not its cache key: the key holds the campaign's
         # version, which a GM-only change moves too, and a player's reload must stay a 304.
-        digest = hashlib.sha256(f"{html}:{secret}".encode()).hexdigest()[:32]
-        response["ETag"] = quote_etag(digest)
+        # The page's own digest is kept with it, so a cache hit hashes only that and the secret.
+        digest = digest or page_digest(html)
+        response["ETag"] = quote_etag(hashlib.sha256(f"{digest}:{secret}".encode()).hexdigest()[:32])
         patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, ("Cookie",))  # the page is the session's reader's
     return response
@@ -83,9 +100,10 @@ def kept(*, key: Callable[..., str | None]) -> Callable:
             cache_key = None
             if may_keep(request, visitor) and (name := key(request, *args, **kwargs)) is not None:
                 cache_key = fragments.key(visitor.campaign, visitor.role, visitor.user, "page", name)
-                html = fragments.get(cache_key)
-                if html is not None:  # cache hit: the view is not called
-                    return _finish(request, HttpResponse(), html, cache_key)
+                found = fragments.get(cache_key)
+                if found is not None:  # cache hit: the view is not called
+                    html, digest = kept_page(found)
+                    return _finish(request, HttpResponse(), html, cache_key, digest)
             response = view(request, *args, **kwargs)
             if not isinstance(response, TemplateResponse):
                 return response
@@ -94,8 +112,9 @@ def kept(*, key: Callable[..., str | None]) -> Callable:
             response.render()
             html = response.content.decode()
             if cache_key is not None and response.status_code == 200:
-                fragments.put(cache_key, html)
-                return _finish(request, response, html, cache_key)
+                digest = page_digest(html)
+                fragments.put(cache_key, (digest, html))
+                return _finish(request, response, html, cache_key, digest)
             return _finish(request, response, html, None)
 
         return wrapper
