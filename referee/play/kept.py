@@ -50,38 +50,48 @@ def may_keep(request: HttpRequest, visitor: door.Visitor | None) -> bool:
     )
 
 
-def fill(html: str, request: HttpRequest) -> str:
+# The placeholders as they appear in a page's bytes: kept pages are kept, filled and sent as
+# bytes, so serving one again neither decodes nor encodes it.
+CSRF_MARK = CSRF_PLACEHOLDER.encode()
+REQUEST_KEY_MARK = REQUEST_KEY_PLACEHOLDER.encode()
+
+
+def fill(page: bytes, request: HttpRequest) -> bytes:
     """A page rendered with placeholders, with this visitor's CSRF token and a request key of its own."""
-    if CSRF_PLACEHOLDER in html:
-        html = html.replace(CSRF_PLACEHOLDER, get_token(request))
-    if REQUEST_KEY_PLACEHOLDER in html:
-        html = html.replace(REQUEST_KEY_PLACEHOLDER, str(uuid.uuid4()))
-    return html
+    if CSRF_MARK in page:
+        page = page.replace(CSRF_MARK, get_token(request).encode())
+    if REQUEST_KEY_MARK in page:
+        page = page.replace(REQUEST_KEY_MARK, str(uuid.uuid4()).encode())
+    return page
 
 
-def page_digest(html: str) -> str:
+def page_digest(page: bytes) -> str:
     """What names a kept page's content, computed once when it is kept."""
-    return hashlib.sha256(html.encode()).hexdigest()
+    return hashlib.sha256(page).hexdigest()
 
 
-def kept_page(value) -> tuple[str, str | None]:
-    """(page, its digest) as the cache holds it; a page kept without its digest has None."""
+def kept_page(value) -> tuple[bytes, str | None]:
+    """(page, its digest) as the cache holds it; a page kept as text, without its digest, has None."""
     if isinstance(value, tuple):
-        digest, html = value
-        return html, digest
-    return value, None
+        digest, page = value
+        return page, digest
+    return value.encode(), None
 
 
 def _finish(
-    request: HttpRequest, response: HttpResponse, html: str, cache_key: str | None, digest: str | None = None
+    request: HttpRequest,
+    response: HttpResponse,
+    page: bytes,
+    cache_key: str | None,
+    digest: str | None = None,
 ) -> HttpResponse:
-    response.content = fill(html, request)
-    if cache_key is not None and REQUEST_KEY_PLACEHOLDER not in html:
+    response.content = fill(page, request)
+    if cache_key is not None and REQUEST_KEY_MARK not in page:
         secret = request.META.get("CSRF_COOKIE", "")
         # The ETag hashes the page's content, not its cache key: the key holds the campaign's
         # version, which a GM-only change moves too, and a player's reload must stay a 304.
         # The page's own digest is kept with it, so a cache hit hashes only that and the secret.
-        digest = digest or page_digest(html)
+        digest = digest or page_digest(page)
         response["ETag"] = quote_etag(hashlib.sha256(f"{digest}:{secret}".encode()).hexdigest()[:32])
         patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, ("Cookie",))  # the page is the session's reader's
@@ -102,20 +112,20 @@ def kept(*, key: Callable[..., str | None]) -> Callable:
                 cache_key = fragments.key(visitor.campaign, visitor.role, visitor.user, "page", name)
                 found = fragments.get(cache_key)
                 if found is not None:  # cache hit: the view is not called
-                    html, digest = kept_page(found)
-                    return _finish(request, HttpResponse(), html, cache_key, digest)
+                    page, digest = kept_page(found)
+                    return _finish(request, HttpResponse(), page, cache_key, digest)
             response = view(request, *args, **kwargs)
             if not isinstance(response, TemplateResponse):
                 return response
             if cache_key is not None and response.status_code == 200:
                 response.context_data = {**(response.context_data or {}), "csrf_token": CSRF_PLACEHOLDER}
             response.render()
-            html = response.content.decode()
+            page = response.content
             if cache_key is not None and response.status_code == 200:
-                digest = page_digest(html)
-                fragments.put(cache_key, (digest, html))
-                return _finish(request, response, html, cache_key, digest)
-            return _finish(request, response, html, None)
+                digest = page_digest(page)
+                fragments.put(cache_key, (digest, page))
+                return _finish(request, response, page, cache_key, digest)
+            return _finish(request, response, page, None)
 
         return wrapper
 
