@@ -31,9 +31,12 @@ def add_ship(gm: Page, name: str, kf: str, kf_max: str, *, shared: bool = True) 
     gm.locator("#ships-panel").get_by_role("link", name="Add ship").click()
     form = gm.locator("#form-slot")
     expect(form.get_by_role("heading", name="New ship")).to_be_visible()
+    # Choosing the kind redraws the form: wait for the redraw before typing, as a GM
+    # typing into a field that is being replaced could lose a keystroke.
+    form.get_by_label("Kind").select_option(label="JumpShip")
+    gm.wait_for_function("() => !document.querySelector('#form-slot .htmx-request, #form-slot.htmx-request')")
     form.get_by_label("Name").fill(name)
     form.get_by_label("Class").fill("Scout")
-    form.get_by_label("Kind").select_option(label="JumpShip")
     form.get_by_label(KF).fill(kf)
     form.get_by_label(KF_MAX).fill(kf_max)
     form.get_by_label("Shared with players" if shared else "GM only").check()
