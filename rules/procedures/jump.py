@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import collections
+import random
+
 from rules import distributions
 from rules.errors import InputError
 from rules.registry import SEED_B, Resolution, add_effect, procedure, set_effect
@@ -297,15 +300,26 @@ def _facing_damage_odds(inp):
             lists, den = distributions.independent([distributions.dice_sum(mof)] * len(facings))
             branches.append((n, 36, ({value(boxes): m for boxes, m in lists.items()}, den)))
         return distributions.mix(branches)
-    # A failure's damage is sampled; the clean jump's empty list keeps its exact odds.
+    # A failure's damage is sampled; the clean jump's empty list keeps its exact odds. Each
+    # run draws its margin, then every facing's boxes independently from that margin's mD6.
+    # The runs are made margin by margin (their order changes no count), so the draws of one
+    # margin keep its table in the processor's cache; each row is built from parts made once.
     margin = distributions.Picker((margins, 36))
-    boxes = {mof: distributions.Picker(distributions.dice_sum(mof)) for mof in margins}
-
-    def draw(rng) -> tuple:
-        return value(boxes[margin(rng)[0]](rng, len(facings)))
-
+    boxes = {}
+    for mof in margins:
+        ways, den = distributions.dice_sum(mof)
+        boxes[mof] = distributions.Picker(({("boxes", n): m for n, m in ways.items()}, den))
+    facing_items, ship_items = zip(*rest, strict=True)
+    rng = random.Random("facing damage")
+    runs = distributions.sample_runs(2 * len(facings))
+    drawn = collections.Counter(margin.picks(rng, runs))
+    counts = collections.Counter(
+        tuple(zip(boxes[mof].picks(rng, len(facings)), facing_items, ship_items, strict=True))
+        for mof in sorted(drawn)
+        for _ in range(drawn[mof])
+    )
     failed = sum(margins.values()) / 36
-    return distributions.sample(draw, 2 * len(facings), "facing damage", {(): clean / 36}, failed)
+    return distributions.Sampled(dict(counts), runs, {(): clean / 36}, failed)
 
 
 ARRIVAL_ROLL_KEYS = ("success", "roll", "mof", "kf_integrity_after", "destroyed", "facing_damage")
