@@ -325,6 +325,37 @@ def _facing_damage_odds(inp):
 ARRIVAL_ROLL_KEYS = ("success", "roll", "mof", "kf_integrity_after", "destroyed", "facing_damage")
 
 
+def _arrival_outcome(inp, roll: int) -> dict:
+    """What the arrival 2D6 settles: every result key but the damage list."""
+    tn = inp.navigation_tn - inp.plot_mos
+    ok = success(roll, tn)
+    mof = None if ok else tn - roll
+    kf_after = inp.kf_integrity - (mof or 0)
+    return {
+        "success": ok,
+        "tn": tn,
+        "roll": roll,
+        "mof": mof,
+        "kf_integrity_after": kf_after,
+        "destroyed": kf_after <= 0,
+    }
+
+
+def _arrival_roll_odds(key: str):
+    """A key the one 2D6 settles, counted over its eleven totals (C.9: exact, and no walk
+    of the procedure, which with a hundred ships lists six hundred facings on each path)."""
+
+    def count(inp):
+        ways = distributions.dice_sum_ways(2, 6)
+        out: dict = {}
+        for roll in range(2, 13):
+            value = _arrival_outcome(inp, roll)[key]
+            out[value] = out.get(value, 0) + ways[roll]
+        return out, 36
+
+    return count
+
+
 @procedure(
     """
 procedure: jump.nonstandard_arrival
@@ -365,14 +396,17 @@ errors: none
         "kf_integrity": 2,
         "ships": [{"id": "jumpship", "facings": ["nose", "aft"]}],
     },
-    exact_odds={"facing_damage": _facing_damage_odds},
+    exact_odds={
+        "facing_damage": _facing_damage_odds,
+        **{key: _arrival_roll_odds(key) for key in ARRIVAL_ROLL_KEYS if key != "facing_damage"},
+        "tn": _arrival_roll_odds("tn"),
+    },
 )
 def nonstandard_arrival(inp, dice) -> Resolution:
     _check_ships(inp.ships)
-    tn = inp.navigation_tn - inp.plot_mos
     roll = dice.total("navigation", 2, feeds=ARRIVAL_ROLL_KEYS)
-    ok = success(roll, tn)
-    mof = None if ok else tn - roll
+    outcome = _arrival_outcome(inp, roll)
+    tn, ok, mof = outcome["tn"], outcome["success"], outcome["mof"]
     damage = []
     if not ok:
         for ship in inp.ships:
@@ -380,8 +414,7 @@ def nonstandard_arrival(inp, dice) -> Resolution:
                 # Only the damage list reads these: the other keys depend on the one 2D6 (C.9).
                 boxes = dice.total(f"facing[{len(damage)}]", mof, feeds=("facing_damage",))
                 damage.append(_facing_row(ship.id, facing, boxes))
-    kf_after = inp.kf_integrity - (mof or 0)
-    destroyed = kf_after <= 0
+    kf_after, destroyed = outcome["kf_integrity_after"], outcome["destroyed"]
     effects = []
     if not ok:
         effects.append(add_effect("ship", "kf_integrity", -mof))
@@ -394,15 +427,7 @@ def nonstandard_arrival(inp, dice) -> Resolution:
                 effects.append(add_effect("ship", f"armor.{d['facing']}", -d["boxes"]))
     if destroyed:
         effects.append(set_effect("ship", "destroyed", True))
-    result = {
-        "success": ok,
-        "tn": tn,
-        "roll": roll,
-        "mof": mof,
-        "kf_integrity_after": kf_after,
-        "destroyed": destroyed,
-        "facing_damage": damage,
-    }
+    result = {**outcome, "facing_damage": damage}
     nav = f"Arrival navigation roll {roll} vs TN {tn} ({inp.navigation_tn} - plot MoS {inp.plot_mos})"
     if ok:
         return Resolution(result, f"{nav}: clean jump, no damage.", effects)
