@@ -283,19 +283,22 @@ MAGMA_COUNTED_VALUES = 5_000
 MAGMA_RESULT_KEYS = ("destroyed", "fell_through", "damage", "heat", "end_hex")
 
 
-def magma_crossings(inp) -> list[tuple[Fraction, tuple]]:
-    """Every way a BattleMech's crossing can go, with its odds and the D6 each location
-    takes on it: ``[(probability, ((loc, dice), ...)), ...]``, locations sorted.
+def magma_crossings(inp) -> list[tuple[Fraction, tuple, dict]]:
+    """Every way the crossing can go: ``[(probability, taken, outcome), ...]``, with the D6
+    each location takes on it (``((loc, dice), ...)``, locations sorted; 'Mechs only) and
+    what else it settles (``destroyed``, ``fell_through``, ``heat``, ``end_hex``).
 
     Counted hex by hex, not walked: until the crust breaks, every hex adds the same dice,
     so the crossing can go one way per crust hex (it breaks there) and one way more (it
     holds all along). ``tests/rules`` checks this against the walk of the procedure."""
-    path = inp.movement_path
+    unit, path = inp.unit_type, inp.movement_path
+    mech = unit == "battlemech"
+    immune = unit in tables.MAGMA_IMMUNE
     exposed = tables.LEGS if inp.exposed_locations is None else tuple(inp.exposed_locations)
-    psr_needed = inp.entry != "walk_run" and path[0] == "crust"
+    psr_needed = mech and inp.entry != "walk_run" and path[0] == "crust"
     dice: dict[str, int] = {}
     declared_end = path[-1] if path else inp.start_hex
-    if inp.start_hex == "liquid":
+    if mech and inp.start_hex == "liquid":
         for loc in exposed:
             dice[loc] = dice.get(loc, 0) + (4 if declared_end == "liquid" else 2)
     entering = tables.FALL_ORDER if inp.entry == "crash" else exposed
@@ -304,23 +307,60 @@ def magma_crossings(inp) -> list[tuple[Fraction, tuple]]:
     psr_fails = (
         Fraction(sum(ways[t] for t in range(2, 13) if not success(t, inp.psr_tn)), 36) if psr_needed else 0
     )
+
+    def outcome(destroyed: bool, fell: bool, position: str, moved_out: list) -> dict:
+        heat = magma_heat(position, moved_out) if mech else 0
+        return {"destroyed": destroyed, "fell_through": fell, "heat": heat, "end_hex": position}
+
     crossings = []
     reach = Fraction(1)  # the odds that the crust has held so far
+    position = inp.start_hex
+    moved_out = []
     for hex_kind in path:
+        moved_out.append(position)
+        position = hex_kind
+        if immune:
+            continue
         if hex_kind == "crust":
             falls = psr_fails + (1 - psr_fails) * breaks
-            if falls:
-                fallen = dict(dice)
+            fallen = dict(dice)
+            if mech:
                 for loc in tables.FALL_ORDER:
                     fallen[loc] = fallen.get(loc, 0) + 2
-                crossings.append((reach * falls, tuple(sorted(fallen.items()))))
+            crossings.append(
+                (
+                    reach * falls,
+                    tuple(sorted(fallen.items())),
+                    outcome(not mech, True, "liquid", list(moved_out)),
+                )
+            )
             reach *= 1 - falls
         elif hex_kind == "liquid":
+            if not mech:
+                crossings.append((reach, (), outcome(True, False, position, moved_out)))
+                return crossings
             for loc in entering:
                 dice[loc] = dice.get(loc, 0) + 2
-    if reach:
-        crossings.append((reach, tuple(sorted(dice.items()))))
+    crossings.append((reach, tuple(sorted(dice.items())), outcome(False, False, position, moved_out)))
     return crossings
+
+
+def magma_heat(position: str, moved_out) -> int:
+    """A 'Mech's magma heat: by the hex it ends in and every hex it moved out of."""
+    return tables.MAGMA_END_HEAT[position] + sum(tables.MAGMA_EXIT_HEAT[h] for h in moved_out)
+
+
+def _magma_key_odds(key: str):
+    """A key the crossing settles, counted over the ways it can go."""
+
+    def count(inp):
+        out: dict = {}
+        for weight, _taken, outcome in magma_crossings(inp):
+            out[outcome[key]] = out.get(outcome[key], 0) + weight
+        common = math.lcm(*(w.denominator for w in out.values()))
+        return {value: int(w * common) for value, w in out.items() if w}, common
+
+    return count
 
 
 def _magma_damage_odds(inp):
@@ -330,8 +370,9 @@ def _magma_damage_odds(inp):
     if inp.unit_type != "battlemech":
         return {(): 1}, 1  # only 'Mechs take magma damage
     ways: dict[tuple, Fraction] = {}
-    for weight, taken in magma_crossings(inp):
-        ways[taken] = ways.get(taken, 0) + weight
+    for weight, taken, _outcome in magma_crossings(inp):
+        if weight:
+            ways[taken] = ways.get(taken, 0) + weight
     common = math.lcm(*(w.denominator for w in ways.values()))
     branches = [(int(w * common), common, taken) for taken, w in ways.items()]
 
@@ -408,7 +449,10 @@ notes:
     title="Terrain: crossing magma",
     reference=f"{SEED_B}, Magma",
     example={"unit_type": "tracked", "movement_path": ["other", "crust", "crust"]},
-    exact_odds={"damage": _magma_damage_odds},
+    exact_odds={
+        "damage": _magma_damage_odds,
+        **{key: _magma_key_odds(key) for key in ("destroyed", "fell_through", "heat", "end_hex")},
+    },
 )
 def magma(inp, dice) -> Resolution:
     unit = inp.unit_type
@@ -511,7 +555,7 @@ def magma(inp, dice) -> Resolution:
 
     heat = 0
     if mech:
-        heat = tables.MAGMA_END_HEAT[position] + sum(tables.MAGMA_EXIT_HEAT[h] for h in moved_out)
+        heat = magma_heat(position, moved_out)
     result = {
         "destroyed": destroyed,
         "fell_through": fell,

@@ -569,9 +569,24 @@ def test_magma_crossings_counted_hex_by_hex_are_those_of_walking_the_procedure(
     }
     _, frozen = rules.get("terrain.magma").normalise(inputs)
     counted_ways: dict = {}
-    for weight, taken in magma_crossings(frozen):
-        counted_ways[taken] = counted_ways.get(taken, 0) + weight
+    for weight, taken, _outcome in magma_crossings(frozen):
+        if weight:
+            counted_ways[taken] = counted_ways.get(taken, 0) + weight
     assert counted_ways == _crossings_of_the_walk(inputs)
+    for key in ("destroyed", "fell_through", "heat", "end_hex"):
+        assert counted("terrain.magma", inputs, key) == walked_per_key("terrain.magma", inputs, key)
+
+
+@WALKED
+@given(
+    unit=st.sampled_from(["tracked", "hover", "vtol"]),
+    start=st.sampled_from(["other", "crust"]),
+    path=st.lists(st.sampled_from(["other", "crust", "liquid"]), max_size=5),
+)
+def test_magma_keys_of_other_units_counted_are_those_of_walking_every_die(unit, start, path):
+    inputs = {"unit_type": unit, "start_hex": start, "movement_path": path}
+    for key in ("destroyed", "fell_through", "heat", "end_hex", "damage"):
+        assert counted("terrain.magma", inputs, key) == walked("terrain.magma", inputs, key)
 
 
 def test_magma_damage_across_a_hundred_crust_hexes_keeps_the_crossing_without_a_fall_exact():
