@@ -14,11 +14,15 @@ binomial of 46 boxes has 47 values, while walking the boxes' dice has 11**46 pat
 
 from __future__ import annotations
 
+import array
+import bisect
+import collections
 import dataclasses
 import functools
 import itertools
 import math
 import random
+import sys
 from collections.abc import Hashable, Iterator, Mapping
 
 Ways = dict  # value -> integer count
@@ -217,13 +221,76 @@ class Sampled:
 class Picker:
     """Draws values of one distribution: ``picker(rng, k)`` gives ``k`` independent draws."""
 
-    def __init__(self, dist: Distribution) -> None:
+    def __init__(self, dist: Distribution, bits: int = 12) -> None:
+        """``bits``: the size of the quick draws' table (2**bits slots, at most 16)."""
         ways, _den = dist
         self.values = list(ways)
         self.cumulative = list(itertools.accumulate(ways.values()))
+        self.bits = min(bits, 16)
+        self.slots = 1 << self.bits
 
     def __call__(self, rng: random.Random, k: int = 1) -> list:
         return rng.choices(self.values, cum_weights=self.cumulative, k=k)
+
+    # Quick draws (``pick``, ``picks``) look a random number of ``bits`` up in a table of slots:
+    # a slot that lies wholly within one value's share gives that value; the few slots that
+    # straddle two values (at most one per value) place the point exactly with a further
+    # random number, as ``__call__`` does. So each value keeps its odds (to a float's
+    # precision), at a fraction of the cost of ``random.choices`` per draw.
+    @functools.cached_property
+    def _slots(self) -> tuple[list, frozenset]:
+        """(the value of each slot, the slots that straddle two values)."""
+        total = self.cumulative[-1]
+        table: list = []
+        straddling = []
+        for value, reach in zip(self.values, self.cumulative, strict=True):
+            # Slot s is [s, s + 1) x total / slots: the slots before ``end`` lie below ``reach``.
+            end = reach * self.slots // total
+            if end > len(table):
+                table.extend([value] * (end - len(table)))
+            if len(table) == end and reach * self.slots % total:
+                straddling.append(end)  # this value's share ends inside slot ``end``
+                table.append(_STRADDLES)
+        return table, frozenset(straddling)
+
+    @functools.cached_property
+    def _wide(self) -> list:
+        """The table repeated to take any 16-bit number (its low ``bits`` name the slot)."""
+        return self._slots[0] * (1 << (16 - self.bits))
+
+    def _placed(self, rng: random.Random, slot: int):
+        """The value at a uniform point within a slot that straddles two values."""
+        point = (slot + rng.random()) / self.slots
+        return self.values[min(bisect.bisect(self._reaches, point), len(self.values) - 1)]
+
+    @functools.cached_property
+    def _reaches(self) -> list[float]:
+        """Each value's cumulative share as a float (the counts of 200 dice have 150 digits)."""
+        total = self.cumulative[-1]
+        return [reach / total for reach in self.cumulative]
+
+    def pick(self, rng: random.Random):
+        """One quick draw."""
+        slot = rng.getrandbits(self.bits)
+        table, straddling = self._slots
+        return self._placed(rng, slot) if slot in straddling else table[slot]
+
+    def picks(self, rng: random.Random, k: int) -> list:
+        """``k`` quick independent draws (the same on any machine for the same generator)."""
+        slots = array.array("H", rng.randbytes(2 * k))
+        if sys.byteorder == "big":
+            slots.byteswap()
+        drawn = list(map(self._wide.__getitem__, slots))
+        at = 0
+        while True:  # each straddling slot drawn, found by a scan that starts where the last ended
+            try:
+                at = drawn.index(_STRADDLES, at)
+            except ValueError:
+                return drawn
+            drawn[at] = self._placed(rng, slots[at] % self.slots)
+
+
+_STRADDLES = object()  # a table slot that two values share
 
 
 def geometric_odds(p: float, most: int) -> tuple[dict[int, float], float]:
@@ -254,8 +321,6 @@ def sample(
     ``share``: the part of the odds known exactly, and what is left for the runs."""
     rng = random.Random(seed)
     runs = sample_runs(picks_per_run)
-    counts: Ways = {}
-    for _ in range(runs):
-        value = draw(rng)
-        counts[value] = counts.get(value, 0) + 1
+    # Counted in one pass (each value hashed once: a list of 600 rows takes some time to hash).
+    counts: Ways = dict(collections.Counter(draw(rng) for _ in range(runs)))
     return Sampled(counts, runs, dict(exact or {}), share)

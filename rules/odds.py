@@ -448,8 +448,10 @@ def _counted(proc, frozen, key) -> Odds | None:
         return None
     if isinstance(counted, Sampled):  # more values than can be listed: a labelled estimate
         probabilities = {value: float(p) for value, p in counted.exact.items() if p}
-        for value, n in counted.counts.items():
-            probabilities[value] = probabilities.get(value, 0.0) + counted.share * n / counted.runs
+        sampled = {value: counted.share * n / counted.runs for value, n in counted.counts.items()}
+        for value in [value for value in probabilities if value in sampled]:
+            sampled[value] += probabilities[value]
+        probabilities = {**probabilities, **sampled}  # a merge that hashes no value again
         return Odds.estimate(probabilities, counted.runs, share=counted.share)
     ways, den = counted  # values already as odds keys (tuples for lists, sorted items for objects)
     return Odds({value: Fraction(num, den) for value, num in ways.items() if num})

@@ -91,6 +91,9 @@ def _lists(spec: Input, typ: ListType, current: Any) -> list[Any]:
     item = typ.item
     if isinstance(item, EnumType):
         lists += [[c] for c in item.choices] + [list(item.choices)]
+        # As many entries as a list may hold: each choice throughout, and all of them in turn.
+        lists += [[c] * MAX_ITEMS for c in item.choices]
+        lists.append([item.choices[n % len(item.choices)] for n in range(MAX_ITEMS)])
     elif isinstance(item, (IntType, FloatType)):
         numbers = _numbers(spec, isinstance(item, IntType))
         lists += [[n] for n in numbers[:6]] + [[numbers[-1]] * MAX_ITEMS]
@@ -98,11 +101,14 @@ def _lists(spec: Input, typ: ListType, current: Any) -> list[Any]:
         lists += [["a"], ["x" * MAX_TEXT]]
     if isinstance(current, list) and current:
         lists += [current[:1], current * 2]
-        if isinstance(current[0], dict) and "id" in current[0]:
-            # As many records as a list may hold, each with its own id.
+    # As many records as a list may hold, each with its own id: copies of the example's
+    # records and of the default's (the default may fill more of each record, such as a
+    # ship's six facings).
+    for source in (current, spec.default):
+        if isinstance(source, list) and source and isinstance(source[0], dict) and "id" in source[0]:
             many = []
             for n in range(MAX_ITEMS):
-                record = copy.deepcopy(current[n % len(current)])
+                record = copy.deepcopy(source[n % len(source)])
                 record["id"] = f"{record['id']}-{n}"
                 many.append(record)
             lists.append(many)
@@ -120,6 +126,14 @@ def candidate_inputs(proc: Procedure, mixtures: int = 40, seed: int = 0) -> Iter
     for name, pool in pools.items():
         for value in pool[1:]:
             yield {**base, name: copy.deepcopy(value)}
+    # A list at its limit (C.9: 100 entries) beside every edge of each other input: the
+    # largest inputs the limits allow, where the odds have the most to count.
+    for name, pool in pools.items():
+        for full in (v for v in pool if isinstance(v, list) and len(v) == MAX_ITEMS):
+            for other, other_pool in pools.items():
+                if other != name:
+                    for value in other_pool[1:]:
+                        yield {**base, name: copy.deepcopy(full), other: copy.deepcopy(value)}
     rng = random.Random(f"{proc.id}:{seed}")
     for _ in range(mixtures):
         mixed = dict(base)

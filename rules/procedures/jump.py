@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import collections
+import random
+
 from rules import distributions
 from rules.errors import InputError
 from rules.registry import SEED_B, Resolution, add_effect, procedure, set_effect
@@ -273,7 +276,7 @@ def _facing_row(ship: str, facing: str, boxes: int) -> dict:
     return {"ship": ship, "facing": facing, "boxes": boxes}
 
 
-assert min(_facing_row("", "", 0)) == "boxes"  # the odds' rows below put it first
+assert sorted(_facing_row("", "", 0)) == ["boxes", "facing", "ship"]  # the order of the odds' rows below
 
 
 def _facing_damage_odds(inp):
@@ -286,7 +289,7 @@ def _facing_damage_odds(inp):
     clean = 36 - sum(margins.values())
 
     # As odds keys are: each row's items sorted by name, "boxes" first.
-    rest = [tuple(sorted(_facing_row(ship, facing, 0).items()))[1:] for ship, facing in facings]
+    rest = [(("facing", facing), ("ship", ship)) for ship, facing in facings]
 
     def value(boxes) -> tuple:
         return tuple((("boxes", n), *others) for others, n in zip(rest, boxes, strict=True))
@@ -297,18 +300,60 @@ def _facing_damage_odds(inp):
             lists, den = distributions.independent([distributions.dice_sum(mof)] * len(facings))
             branches.append((n, 36, ({value(boxes): m for boxes, m in lists.items()}, den)))
         return distributions.mix(branches)
-    # A failure's damage is sampled; the clean jump's empty list keeps its exact odds.
+    # A failure's damage is sampled; the clean jump's empty list keeps its exact odds. Each
+    # run draws its margin, then every facing's boxes independently from that margin's mD6.
+    # The runs are made margin by margin (their order changes no count), so the draws of one
+    # margin keep its table in the processor's cache; each row is built from parts made once.
     margin = distributions.Picker((margins, 36))
-    boxes = {mof: distributions.Picker(distributions.dice_sum(mof)) for mof in margins}
-
-    def draw(rng) -> tuple:
-        return value(boxes[margin(rng)[0]](rng, len(facings)))
-
+    boxes = {}
+    for mof in margins:
+        ways, den = distributions.dice_sum(mof)
+        boxes[mof] = distributions.Picker(({("boxes", n): m for n, m in ways.items()}, den))
+    facing_items, ship_items = zip(*rest, strict=True)
+    rng = random.Random("facing damage")
+    runs = distributions.sample_runs(2 * len(facings))
+    drawn = collections.Counter(margin.picks(rng, runs))
+    counts = collections.Counter(
+        tuple(zip(boxes[mof].picks(rng, len(facings)), facing_items, ship_items, strict=True))
+        for mof in sorted(drawn)
+        for _ in range(drawn[mof])
+    )
     failed = sum(margins.values()) / 36
-    return distributions.sample(draw, 2 * len(facings), "facing damage", {(): clean / 36}, failed)
+    return distributions.Sampled(dict(counts), runs, {(): clean / 36}, failed)
 
 
 ARRIVAL_ROLL_KEYS = ("success", "roll", "mof", "kf_integrity_after", "destroyed", "facing_damage")
+
+
+def _arrival_outcome(inp, roll: int) -> dict:
+    """What the arrival 2D6 settles: every result key but the damage list."""
+    tn = inp.navigation_tn - inp.plot_mos
+    ok = success(roll, tn)
+    mof = None if ok else tn - roll
+    kf_after = inp.kf_integrity - (mof or 0)
+    return {
+        "success": ok,
+        "tn": tn,
+        "roll": roll,
+        "mof": mof,
+        "kf_integrity_after": kf_after,
+        "destroyed": kf_after <= 0,
+    }
+
+
+def _arrival_roll_odds(key: str):
+    """A key the one 2D6 settles, counted over its eleven totals (C.9: exact, and no walk
+    of the procedure, which with a hundred ships lists six hundred facings on each path)."""
+
+    def count(inp):
+        ways = distributions.dice_sum_ways(2, 6)
+        out: dict = {}
+        for roll in range(2, 13):
+            value = _arrival_outcome(inp, roll)[key]
+            out[value] = out.get(value, 0) + ways[roll]
+        return out, 36
+
+    return count
 
 
 @procedure(
@@ -351,14 +396,17 @@ errors: none
         "kf_integrity": 2,
         "ships": [{"id": "jumpship", "facings": ["nose", "aft"]}],
     },
-    exact_odds={"facing_damage": _facing_damage_odds},
+    exact_odds={
+        "facing_damage": _facing_damage_odds,
+        **{key: _arrival_roll_odds(key) for key in ARRIVAL_ROLL_KEYS if key != "facing_damage"},
+        "tn": _arrival_roll_odds("tn"),
+    },
 )
 def nonstandard_arrival(inp, dice) -> Resolution:
     _check_ships(inp.ships)
-    tn = inp.navigation_tn - inp.plot_mos
     roll = dice.total("navigation", 2, feeds=ARRIVAL_ROLL_KEYS)
-    ok = success(roll, tn)
-    mof = None if ok else tn - roll
+    outcome = _arrival_outcome(inp, roll)
+    tn, ok, mof = outcome["tn"], outcome["success"], outcome["mof"]
     damage = []
     if not ok:
         for ship in inp.ships:
@@ -366,8 +414,7 @@ def nonstandard_arrival(inp, dice) -> Resolution:
                 # Only the damage list reads these: the other keys depend on the one 2D6 (C.9).
                 boxes = dice.total(f"facing[{len(damage)}]", mof, feeds=("facing_damage",))
                 damage.append(_facing_row(ship.id, facing, boxes))
-    kf_after = inp.kf_integrity - (mof or 0)
-    destroyed = kf_after <= 0
+    kf_after, destroyed = outcome["kf_integrity_after"], outcome["destroyed"]
     effects = []
     if not ok:
         effects.append(add_effect("ship", "kf_integrity", -mof))
@@ -380,15 +427,7 @@ def nonstandard_arrival(inp, dice) -> Resolution:
                 effects.append(add_effect("ship", f"armor.{d['facing']}", -d["boxes"]))
     if destroyed:
         effects.append(set_effect("ship", "destroyed", True))
-    result = {
-        "success": ok,
-        "tn": tn,
-        "roll": roll,
-        "mof": mof,
-        "kf_integrity_after": kf_after,
-        "destroyed": destroyed,
-        "facing_damage": damage,
-    }
+    result = {**outcome, "facing_damage": damage}
     nav = f"Arrival navigation roll {roll} vs TN {tn} ({inp.navigation_tn} - plot MoS {inp.plot_mos})"
     if ok:
         return Resolution(result, f"{nav}: clean jump, no damage.", effects)

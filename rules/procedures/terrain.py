@@ -283,27 +283,96 @@ MAGMA_COUNTED_VALUES = 5_000
 MAGMA_RESULT_KEYS = ("destroyed", "fell_through", "damage", "heat", "end_hex")
 
 
-def _magma_damage_odds(inp):
-    """The damage per location: the walk of what happens (the PSR and crust rolls, each read
-    only for whether it holds) gives every way the crossing can go, with its odds and the
-    2D6 each location takes on it; each location's total is then the sum of its dice."""
-    from rules.odds import walk_paths  # the odds walk drives this procedure itself
+def magma_crossings(inp) -> list[tuple[Fraction, tuple, dict]]:
+    """Every way the crossing can go: ``[(probability, taken, outcome), ...]``, with the D6
+    each location takes on it (``((loc, dice), ...)``, locations sorted; 'Mechs only) and
+    what else it settles (``destroyed``, ``fell_through``, ``heat``, ``end_hex``).
 
+    Counted hex by hex, not walked: until the crust breaks, every hex adds the same dice,
+    so the crossing can go one way per crust hex (it breaks there) and one way more (it
+    holds all along). ``tests/rules`` checks this against the walk of the procedure."""
+    unit, path = inp.unit_type, inp.movement_path
+    mech = unit == "battlemech"
+    immune = unit in tables.MAGMA_IMMUNE
+    exposed = tables.LEGS if inp.exposed_locations is None else tuple(inp.exposed_locations)
+    psr_needed = mech and inp.entry != "walk_run" and path[0] == "crust"
+    dice: dict[str, int] = {}
+    declared_end = path[-1] if path else inp.start_hex
+    if mech and inp.start_hex == "liquid":
+        for loc in exposed:
+            dice[loc] = dice.get(loc, 0) + (4 if declared_end == "liquid" else 2)
+    entering = tables.FALL_ORDER if inp.entry == "crash" else exposed
+    breaks = Fraction(1, 6)  # the 1D6 crust roll breaks on one face (CRUST_BREAKS_ON)
+    ways = distributions.dice_sum_ways(2, 6)
+    psr_fails = (
+        Fraction(sum(ways[t] for t in range(2, 13) if not success(t, inp.psr_tn)), 36) if psr_needed else 0
+    )
+
+    def outcome(destroyed: bool, fell: bool, position: str, moved_out: list) -> dict:
+        heat = magma_heat(position, moved_out) if mech else 0
+        return {"destroyed": destroyed, "fell_through": fell, "heat": heat, "end_hex": position}
+
+    crossings = []
+    reach = Fraction(1)  # the odds that the crust has held so far
+    position = inp.start_hex
+    moved_out = []
+    for hex_kind in path:
+        moved_out.append(position)
+        position = hex_kind
+        if immune:
+            continue
+        if hex_kind == "crust":
+            falls = psr_fails + (1 - psr_fails) * breaks
+            fallen = dict(dice)
+            if mech:
+                for loc in tables.FALL_ORDER:
+                    fallen[loc] = fallen.get(loc, 0) + 2
+            crossings.append(
+                (
+                    reach * falls,
+                    tuple(sorted(fallen.items())),
+                    outcome(not mech, True, "liquid", list(moved_out)),
+                )
+            )
+            reach *= 1 - falls
+        elif hex_kind == "liquid":
+            if not mech:
+                crossings.append((reach, (), outcome(True, False, position, moved_out)))
+                return crossings
+            for loc in entering:
+                dice[loc] = dice.get(loc, 0) + 2
+    crossings.append((reach, tuple(sorted(dice.items())), outcome(False, False, position, moved_out)))
+    return crossings
+
+
+def magma_heat(position: str, moved_out) -> int:
+    """A 'Mech's magma heat: by the hex it ends in and every hex it moved out of."""
+    return tables.MAGMA_END_HEAT[position] + sum(tables.MAGMA_EXIT_HEAT[h] for h in moved_out)
+
+
+def _magma_key_odds(key: str):
+    """A key the crossing settles, counted over the ways it can go."""
+
+    def count(inp):
+        out: dict = {}
+        for weight, _taken, outcome in magma_crossings(inp):
+            out[outcome[key]] = out.get(outcome[key], 0) + weight
+        common = math.lcm(*(w.denominator for w in out.values()))
+        return {value: int(w * common) for value, w in out.items() if w}, common
+
+    return count
+
+
+def _magma_damage_odds(inp):
+    """The damage per location: every way the crossing can go (``magma_crossings``) with
+    its odds and the 2D6 each location takes on it; each location's total is then the sum
+    of its dice."""
     if inp.unit_type != "battlemech":
         return {(): 1}, 1  # only 'Mechs take magma damage
-    # The damage dice do not branch when walking for another key: only what happens does.
-    paths = walk_paths("terrain.magma", inp, "fell_through")
-    if paths is None:
-        return None
-    ways: dict[tuple, object] = {}
-    for num, den, rolls in paths:
-        dice: dict[str, int] = {}
-        for roll in rolls:
-            cause, _, loc = roll.label.partition("_")
-            if cause in MAGMA_DAMAGE_ROLLS:
-                dice[loc] = dice.get(loc, 0) + len(roll.values)
-        taken = tuple(sorted(dice.items()))
-        ways[taken] = ways.get(taken, 0) + Fraction(num, den)
+    ways: dict[tuple, Fraction] = {}
+    for weight, taken, _outcome in magma_crossings(inp):
+        if weight:
+            ways[taken] = ways.get(taken, 0) + weight
     common = math.lcm(*(w.denominator for w in ways.values()))
     branches = [(int(w * common), common, taken) for taken, w in ways.items()]
 
@@ -335,8 +404,8 @@ def _magma_damage_odds(inp):
     sums = {n: distributions.Picker(distributions.dice_sum(n)) for _, _, taken in large for _, n in taken}
 
     def draw(rng) -> tuple:
-        taken = large[crossing(rng)[0]][2]
-        return tuple((loc, sums[n](rng)[0]) for loc, n in taken)
+        taken = large[crossing.pick(rng)][2]
+        return tuple([(loc, sums[n].pick(rng)) for loc, n in taken])
 
     most = max(len(taken) for _, _, taken in large)
     return distributions.sample(draw, 2 + 2 * most, "magma damage", known, float(share))
@@ -380,7 +449,10 @@ notes:
     title="Terrain: crossing magma",
     reference=f"{SEED_B}, Magma",
     example={"unit_type": "tracked", "movement_path": ["other", "crust", "crust"]},
-    exact_odds={"damage": _magma_damage_odds},
+    exact_odds={
+        "damage": _magma_damage_odds,
+        **{key: _magma_key_odds(key) for key in ("destroyed", "fell_through", "heat", "end_hex")},
+    },
 )
 def magma(inp, dice) -> Resolution:
     unit = inp.unit_type
@@ -483,7 +555,7 @@ def magma(inp, dice) -> Resolution:
 
     heat = 0
     if mech:
-        heat = tables.MAGMA_END_HEAT[position] + sum(tables.MAGMA_EXIT_HEAT[h] for h in moved_out)
+        heat = magma_heat(position, moved_out)
     result = {
         "destroyed": destroyed,
         "fell_through": fell,

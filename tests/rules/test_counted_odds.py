@@ -6,6 +6,7 @@ a loaded machine makes wall-clock asserts flaky)."""
 from __future__ import annotations
 
 import math
+import random
 from fractions import Fraction
 
 import pytest
@@ -524,3 +525,120 @@ def test_screen_unit_rows_of_many_units_are_a_labelled_estimate():
     units = [{"id": f"Blue {n}", "fighters": 6} for n in range(20)]
     dist = labelled_estimate("screen.detonate", {"range_hexes": 3, "fighter_units": units}, "units")
     assert all(len(rows) == 20 for rows in dist)
+
+
+def _crossings_of_the_walk(inputs: dict) -> dict:
+    """The ways a crossing can go by walking the procedure (damage dice not branching)."""
+    from rules.odds import walk_paths
+
+    _, frozen = rules.get("terrain.magma").normalise(inputs)
+    ways: dict = {}
+    for num, den, rolls in walk_paths("terrain.magma", frozen, "fell_through"):
+        dice: dict = {}
+        for roll in rolls:
+            cause, _, loc = roll.label.partition("_")
+            if cause in ("start", "extra", "fall", "enter"):
+                dice[loc] = dice.get(loc, 0) + len(roll.values)
+        taken = tuple(sorted(dice.items()))
+        ways[taken] = ways.get(taken, 0) + Fraction(num, den)
+    return ways
+
+
+@WALKED
+@given(
+    start=st.sampled_from(["other", "crust", "liquid"]),
+    path=st.lists(st.sampled_from(["other", "crust", "liquid"]), max_size=4),
+    entry=st.sampled_from(["walk_run", "jump", "crash"]),
+    psr_tn=st.integers(1, 13),
+    legs=st.sampled_from([None, ["LL"], ["HD", "CT", "LA"]]),
+)
+def test_magma_crossings_counted_hex_by_hex_are_those_of_walking_the_procedure(
+    start, path, entry, psr_tn, legs
+):
+    from rules.procedures.terrain import magma_crossings
+
+    if entry != "walk_run":
+        path = path[:1] or ["crust"]
+    inputs = {
+        "unit_type": "battlemech",
+        "start_hex": start,
+        "movement_path": path,
+        "entry": entry,
+        "psr_tn": psr_tn,
+        "exposed_locations": legs,
+    }
+    _, frozen = rules.get("terrain.magma").normalise(inputs)
+    counted_ways: dict = {}
+    for weight, taken, _outcome in magma_crossings(frozen):
+        if weight:
+            counted_ways[taken] = counted_ways.get(taken, 0) + weight
+    assert counted_ways == _crossings_of_the_walk(inputs)
+    for key in ("destroyed", "fell_through", "heat", "end_hex"):
+        assert counted("terrain.magma", inputs, key) == walked_per_key("terrain.magma", inputs, key)
+
+
+@WALKED
+@given(
+    unit=st.sampled_from(["tracked", "hover", "vtol"]),
+    start=st.sampled_from(["other", "crust"]),
+    path=st.lists(st.sampled_from(["other", "crust", "liquid"]), max_size=5),
+)
+def test_magma_keys_of_other_units_counted_are_those_of_walking_every_die(unit, start, path):
+    inputs = {"unit_type": unit, "start_hex": start, "movement_path": path}
+    for key in ("destroyed", "fell_through", "heat", "end_hex", "damage"):
+        assert counted("terrain.magma", inputs, key) == walked("terrain.magma", inputs, key)
+
+
+def test_magma_damage_across_a_hundred_crust_hexes_keeps_the_crossing_without_a_fall_exact():
+    inputs = {"unit_type": "battlemech", "movement_path": ["crust"] * 100}
+    dist = labelled_estimate("terrain.magma", inputs, "damage")
+    assert dist[()] == pytest.approx(float(Fraction(5, 6) ** 100), rel=1e-12)
+    assert all(len(value) == 8 for value in dist if value)  # every other way falls through
+
+
+def test_facing_damage_of_a_hundred_ships_failing_by_eighteen_is_a_labelled_estimate():
+    six = ["nose", "fore_left", "fore_right", "aft_left", "aft_right", "aft"]
+    ships = [{"id": f"S{n}", "facings": six} for n in range(100)]
+    inputs = {"navigation_tn": 20, "kf_integrity": 3, "ships": ships}
+    dist = labelled_estimate("jump.nonstandard_arrival", inputs, "facing_damage")
+    assert () not in dist  # 12 on 2D6 still fails TN 20: every run burns every facing
+    for rows in dist:
+        assert [(dict(row)["ship"], dict(row)["facing"]) for row in rows] == [
+            (ship["id"], facing) for ship in ships for facing in six
+        ]
+    margins = {20 - roll for roll in range(2, 13)}
+    for rows in dist:  # one failure margin m per run: every facing takes mD6
+        boxes = [dict(row)["boxes"] for row in rows]
+        assert any(m <= min(boxes) and max(boxes) <= 6 * m for m in margins)
+
+
+@pytest.mark.parametrize(
+    "dist", [distributions.dice_sum(2), distributions.dice_sum(18), ({"a": 1, "b": 0, "c": 2}, 3)]
+)
+@pytest.mark.parametrize("bits", [12, 16])
+def test_quick_draws_give_each_value_exactly_its_share(dist, bits):
+    """Each value's slots, and its part of the slots it shares, add up to its exact odds."""
+    picker = distributions.Picker(dist, bits=bits)
+    table, straddling = picker._slots
+    ways, _den = dist
+    total = sum(ways.values())
+    slots = picker.slots
+    shares: dict = {}
+    start = 0
+    bounds = {}
+    for value, n in ways.items():
+        bounds[value] = (Fraction(start * slots, total), Fraction((start + n) * slots, total))
+        start += n
+    for slot, value in enumerate(table):
+        if slot in straddling:
+            assert value not in ways
+            for v, (low, high) in bounds.items():
+                overlap = min(high, slot + 1) - max(low, slot)
+                if overlap > 0:
+                    shares[v] = shares.get(v, 0) + overlap / slots
+        else:
+            shares[value] = shares.get(value, 0) + Fraction(1, slots)
+    assert shares == {v: Fraction(n, total) for v, n in ways.items() if n}
+    # The same draws from the same seed, whoever makes them.
+    again = [distributions.Picker(dist, bits=bits).picks(random.Random(7), 500) for _ in range(2)]
+    assert again[0] == again[1] and set(again[0]) <= {v for v, n in ways.items() if n}
