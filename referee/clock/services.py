@@ -8,7 +8,6 @@ import math
 from datetime import timedelta
 from types import SimpleNamespace
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 import rules
@@ -20,6 +19,7 @@ from referee.play import families, sharing
 from referee.play.bindings import Context
 from referee.play.effects import ChangeRecorder, apply_effects
 from referee.play.models import LogEntry, Visibility
+from referee.play.resolution import row_start
 from referee.play.services import (
     PlayError,
     campaign_clock_advance,
@@ -68,13 +68,7 @@ def event_start(
         status=EventStatus.VOID,
         **fields,
     )
-    try:
-        event.full_clean(exclude=["code"])
-    except ValidationError as error:
-        raise PlayError("; ".join(error.messages)) from None
-    event.save(force_insert=True)
-    recorder.set(event, "status", EventStatus.WAITING)
-    return event
+    return row_start(event, recorder, "status", EventStatus.WAITING)
 
 
 # -- What the rules give a duration -----------------------------------------------------

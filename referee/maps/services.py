@@ -12,7 +12,7 @@ from referee.fleet.models import Ship, StarSystem, Unit
 from referee.play import sharing
 from referee.play.effects import ChangeRecorder
 from referee.play.models import LogEntry, Visibility
-from referee.play.resolution import PlayError, campaign_lock, changes_save
+from referee.play.resolution import PlayError, campaign_lock, changes_save, row_start
 from referee.play.services import log_append
 from referee.terrain.models import Battlefield, Facing, UnitPlacement
 
@@ -166,13 +166,8 @@ def route_plan_save(
         arrives_at=arrives_at,
         status=PlanStatus.VOID,
     )
-    try:
-        plan.full_clean(exclude=["code"])
-    except ValidationError as error:
-        raise PlayError("; ".join(error.messages)) from None
-    plan.save(force_insert=True)
     recorder = ChangeRecorder()
-    recorder.set(plan, "status", PlanStatus.PLANNED)
+    row_start(plan, recorder, "status", PlanStatus.PLANNED)
     jumps = len(stops)
     return log_append(
         campaign=campaign,

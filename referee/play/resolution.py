@@ -36,6 +36,20 @@ def changes_save(recorder: ChangeRecorder) -> list[dict]:
         raise PlayError("; ".join(e.messages)) from None
 
 
+def row_start(obj: models.Model, recorder: ChangeRecorder, attr: str, value) -> models.Model:
+    """Save the new record ``obj`` in its void state, then bring its ``attr`` to ``value``
+    through ``recorder``: the entry that saves the recorder's changes is the entry that
+    undoes the record (a timed event put under way, a route plan kept). A record rule it
+    breaks is told to the GM."""
+    try:
+        obj.full_clean(exclude=["code"])
+    except ValidationError as e:
+        raise PlayError("; ".join(e.messages)) from None
+    obj.save(force_insert=True)
+    recorder.set(obj, attr, value)
+    return obj
+
+
 def load_context(campaign: Campaign, binding: Binding, subjects: dict, extras: dict) -> Context:
     objects = {}
     for role in binding.roles:

@@ -646,8 +646,14 @@ def _restore(campaign: Campaign, entry: LogEntry, item: dict, model=None):
         obj.full_clean(exclude=["code"])
         with transaction.atomic():
             obj.save(force_insert=True)
-    except (ValidationError, IntegrityError) as error:
-        raise PlayError(f"Cannot undo #{entry.seq}: {item['name']} cannot come back ({error}).") from None
+    except ValidationError as error:
+        raise PlayError(
+            f"Cannot undo #{entry.seq}: {item['name']} cannot come back ({'; '.join(error.messages)})."
+        ) from None
+    except IntegrityError:
+        raise PlayError(
+            f"Cannot undo #{entry.seq}: {item['name']} cannot come back beside the records there are now."
+        ) from None
     return obj
 
 
