@@ -83,7 +83,8 @@ def charge_span(inputs: dict, star_system: StarSystem | None = None) -> tuple[ti
         deploy = timedelta(minutes=drive_tables.SAIL_DEPLOY_MINUTES)
         how = f"{drive_tables.SAIL_DEPLOY_MINUTES} min to deploy the sail, then "
         system_hours = star_system.sail_charge_hours if star_system is not None else None
-        if hours is None and system_hours is not None:
+        from_system = hours is None and system_hours is not None
+        if from_system:
             hours = system_hours
         if hours is None:  # the star's hours not known: the least any star class takes
             hours = drive_tables.SAIL_HOURS_MIN
@@ -91,7 +92,7 @@ def charge_span(inputs: dict, star_system: StarSystem | None = None) -> tuple[ti
                 f"{hours:g} h of charging, the least any star takes "
                 "(give the star system's sail charging time for another)"
             )
-        elif hours == system_hours:
+        elif from_system:
             how += f"{hours:g} h of charging, the star system's"
         else:
             how += f"{hours:g} h of charging"

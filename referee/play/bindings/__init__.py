@@ -108,7 +108,6 @@ class Sourced:
 FROM_THE_SHEET = "from the sheet"
 FROM_THE_RECORD = "from the record"
 FROM_THE_MAP = "from the map"
-FROM_THE_STAR_SYSTEM = "from the star system"
 TYPED = "typed by the GM"
 
 

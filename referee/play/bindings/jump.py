@@ -9,7 +9,6 @@ from referee.fleet.models import FACINGS, Ship, StarSystem
 from .. import sharing
 from ..families import Family
 from . import (
-    FROM_THE_STAR_SYSTEM,
     Binding,
     BindingList,
     Context,
@@ -17,7 +16,6 @@ from . import (
     NextStep,
     Precondition,
     Role,
-    Sourced,
     subject,
 )
 
@@ -110,12 +108,10 @@ def _charge_prefill(ctx: Context) -> dict:
     ship = ctx.objects.get("ship")
     if ship is None:
         return {}
-    values = {"system": "lf_battery" if ship.lf_battery and ship.drive_charged else "kf_drive"}
-    system = ship.star_system
-    if system is not None and system.sail_charge_hours is not None:
-        # A jump sail charges in the star's hours (the GM's figure on the star system).
-        values["target_hours"] = Sourced(system.sail_charge_hours, FROM_THE_STAR_SYSTEM)
-    return values
+    # The target hours stay blank: a reactor charge's hours are the GM's choice (a star
+    # system's sail hours there would read as a charge too slow to fail), and a sail
+    # charge left blank takes the star system's hours when its time is counted.
+    return {"system": "lf_battery" if ship.lf_battery and ship.drive_charged else "kf_drive"}
 
 
 def _after_charging(entry, campaign) -> NextStep | None:

@@ -409,7 +409,10 @@ def test_a_sail_charge_reads_the_star_systems_hours(cast, ship):
     assert "183 h of charging, the star system's" in entry.summary
 
 
-def test_the_charge_form_is_filled_from_the_star_system(cast, ship):
+def test_the_charge_form_leaves_the_hours_to_the_gm_so_a_reactor_charge_never_reads_the_sails(cast, ship):
+    """A star system's sail hours (183) in a reactor charge's hours would make the charge
+    too slow to fail: the form leaves the hours blank, and a sail charge left blank takes
+    the star system's hours when its time is counted."""
     from django.urls import reverse
 
     system = StarSystemFactory(campaign=cast.campaign, name="Tharkad", sail_charge_hours=183)
@@ -420,7 +423,16 @@ def test_the_charge_form_is_filled_from_the_star_system(cast, ship):
     )
     text = page.content.decode()
     assert page.status_code == 200
-    assert 'value="183' in text and 'data-testid="source-target_hours">From the star system<' in text
+    assert 'value="183' not in text
+
+
+def test_sail_hours_the_gm_types_are_not_called_the_star_systems(cast, ship):
+    system = StarSystemFactory(campaign=cast.campaign, name="Tharkad", sail_charge_hours=183)
+    ship.star_system = system
+    ship.save()
+    entry = charge(cast, ship, hours=183, method="sail")
+    assert "183 h of charging" in entry.summary
+    assert "the star system's" not in entry.summary
 
 
 def test_the_gm_gives_a_star_systems_sail_hours_on_its_form(cast):
