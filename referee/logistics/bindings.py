@@ -45,7 +45,13 @@ def stores_for(ship: Ship) -> ShipStores:
     (a resolution loads its ship afresh)."""
     if not hasattr(ship, "_locked_stores"):
         ship._locked_stores, _ = ShipStores.objects.select_for_update().get_or_create(
-            ship=ship, defaults={"campaign_id": ship.campaign_id, "name": ship.name}
+            ship=ship,
+            # Station-keeping is counted from now on, as the stores form counts it.
+            defaults={
+                "campaign_id": ship.campaign_id,
+                "name": ship.name,
+                "fuel_accounted_to": ship.campaign.clock,
+            },
         )
     return ship._locked_stores
 

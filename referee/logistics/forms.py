@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django import forms
 
 from referee.campaigns.forms import InputLimitsMixin
@@ -10,6 +12,10 @@ from referee.fleet.models import Ship, Unit
 from referee.forms import Select
 
 from .models import ShipStores, UnitRefit
+
+# How far back the stores may say they were last counted: ten years of the campaign's time
+# (further would burn a whole stock in one entry, or take the clock past any date).
+COUNTED_BACK_AT_MOST = timedelta(days=3650)
 
 
 class ShipStoresForm(CampaignScopedForm):
@@ -48,6 +54,13 @@ class ShipStoresForm(CampaignScopedForm):
         ship = cleaned.get("ship")
         if ship is not None:
             self.instance.name = ship.name
+        clock = self.instance.campaign.clock
+        for name in ("food_accounted_to", "fuel_accounted_to"):
+            when = cleaned.get(name)
+            if when is not None and when > clock:
+                self.add_error(name, f"Give a time up to the campaign's clock ({clock:%Y-%m-%d %H:%M}).")
+            elif when is not None and when < clock - COUNTED_BACK_AT_MOST:
+                self.add_error(name, "Give a time within ten years before the campaign's clock.")
         if cleaned.get("auto_food") and cleaned.get("food_accounted_to") is None:
             # Meals are counted from now on, not from the start of the campaign.
             cleaned["food_accounted_to"] = self.instance.campaign.clock

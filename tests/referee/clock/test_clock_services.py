@@ -2,6 +2,7 @@
 passes its due time (each completion its own undoable entry), transit on the map, the
 day's meals when the clock moves, and Advance to the next event."""
 
+import html
 from datetime import timedelta
 
 import pytest
@@ -455,3 +456,48 @@ def test_a_ship_docked_on_a_carrier_players_do_not_know_burns_in_the_gms_log_alo
     keeping(cast, ship)
     advance(cast, 24)
     assert LogEntry.objects.get(procedure=services.STATION_KEEPING).visibility == "gm"
+
+
+def test_stores_a_rule_makes_count_station_keeping_from_that_time(cast, ship):
+    from referee.logistics.bindings import stores_for
+
+    stores = stores_for(ship)
+    assert stores.fuel_accounted_to == cast.campaign.clock
+    ShipStores.objects.filter(pk=stores.pk).update(burn_day_fuel_t=5, fuel_t=20)
+    advance(cast, 48)
+    stores.refresh_from_db()
+    assert stores.fuel_t == 19.0
+
+
+def test_stores_kept_before_station_keeping_start_counting_at_the_clock():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from tests.factories import CampaignFactory
+
+    campaign = CampaignFactory()
+    ship = ShipFactory(campaign=campaign)
+    stores = ShipStores.objects.create(campaign=campaign, ship=ship, name="s", burn_day_fuel_t=5)
+    assert stores.fuel_accounted_to is None
+    import_module("referee.logistics.migrations.0006_stores_fuel_counted_from_now").counted_from_now(
+        apps, None
+    )
+    stores.refresh_from_db()
+    assert stores.fuel_accounted_to == campaign.clock
+
+
+@pytest.mark.parametrize(
+    ("when", "words"),
+    [("9999-12-31 23:00", "up to the campaign's clock"), ("2500-01-01 00:00", "within ten years before")],
+)
+def test_the_stores_form_refuses_a_counted_up_to_after_the_clock_or_long_before(cast, ship, when, words):
+    from django.urls import reverse
+
+    page = cast.client("gm").post(
+        reverse("campaigns:object-create", args=[cast.campaign.code, "supplies"]),
+        {"ship": ship.pk, "food_mode": "sourcebook", "auto_fuel": "on", "fuel_accounted_to": when},
+    )
+    assert page.status_code in (400, 422)
+    assert words in html.unescape(page.content.decode())
+    assert not ShipStores.objects.filter(ship=ship).exists()
