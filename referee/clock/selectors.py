@@ -29,8 +29,14 @@ class Warning:
     stock: str
     days: float
     runs_out: datetime
+    in_transit: bool = False  # the stock runs out on the way, before the ship arrives
 
     def __str__(self) -> str:
+        if self.in_transit:
+            if self.days <= 0:
+                return f"{self.ship}'s tanks run dry in transit."
+            when = f"{self.days:.1f} days, {self.runs_out:%Y-%m-%d %H:%M}"
+            return f"{self.ship} runs out of {self.stock} in {when}, before it arrives."
         if self.days <= 0:
             return f"{self.ship}'s {self.stock} has run out."
         return f"{self.ship}'s {self.stock} runs out in {self.days:.1f} days, {self.runs_out:%Y-%m-%d %H:%M}."
@@ -110,7 +116,7 @@ def stock_warnings(campaign: Campaign, under_way: list[TimedEvent] | None = None
             if need > fuel_left:
                 dry = transit.started_at + span * (fuel_left / need)
                 days = max(0.0, (dry - campaign.clock).total_seconds() / 86400)
-                found.append(Warning(s.ship, "fuel, before it arrives,", days, max(dry, campaign.clock)))
+                found.append(Warning(s.ship, "fuel", days, max(dry, campaign.clock), in_transit=True))
     return found
 
 

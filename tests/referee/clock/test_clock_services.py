@@ -397,7 +397,8 @@ def test_a_transit_that_runs_the_tanks_dry_is_warned_of(cast, ship):
     assert stock_warnings(cast.campaign) == []  # 8.087 t needed, 100 t in the tanks
     ShipStores.objects.filter(ship=ship).update(fuel_t=4)
     (warning,) = stock_warnings(cast.campaign)
-    assert str(warning).startswith("Marauder's Pride's fuel, before it arrives, runs out in 1.0 days")
+    assert str(warning).startswith("Marauder's Pride runs out of fuel in 1.0 days, ")
+    assert str(warning).endswith(", before it arrives.")
 
 
 def test_a_sail_charge_reads_the_star_systems_hours(cast, ship):
