@@ -628,6 +628,14 @@ def _plans_shown(campaign: Campaign) -> list[RoutePlan]:
     return plans
 
 
+def _plan_refused(request, campaign: Campaign, words: str, *, status: int = 400) -> HttpResponse:
+    """The star map again, saying why the route was not saved or dropped (its forms are
+    plain posts: a bare error would leave the GM on a page of text)."""
+    messages.error(request, words)
+    context = _star_context(request, campaign, "gm", {"at": None, "from": ""})
+    return render(request, STAR_PAGE, context, status=status)
+
+
 @gm_view("POST")
 def star_plan_save(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     """Keep the planner's route as a plan (worked out again here, from the clock now)."""
@@ -635,7 +643,9 @@ def star_plan_save(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpRes
     form, legs, arrival, error = _planned(request.POST, campaign, systems)
     if not form.is_bound or not form.is_valid() or not legs:
         words = error or "; ".join(m for errors in form.errors.values() for m in errors)
-        return _bad(words or "Plan a route of at least one jump before saving it.")
+        return _plan_refused(
+            request, campaign, words or "Plan a route of at least one jump before saving it."
+        )
     data = form.cleaned_data
     try:
         entry = services.route_plan_save(
@@ -648,7 +658,7 @@ def star_plan_save(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpRes
             actor=request.user,
         )
     except play_services.PlayError as why:
-        return _bad(str(why))
+        return _plan_refused(request, campaign, str(why), status=409)
     messages.success(request, f"#{entry.seq}: {entry.title}.")
     return redirect(reverse("maps:stars", args=[campaign.code]))
 
@@ -657,11 +667,11 @@ def star_plan_save(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpRes
 def star_plan_drop(request: htmx.HtmxHttpRequest, campaign: Campaign, plan_code: uuid.UUID) -> HttpResponse:
     plan = RoutePlan.objects.in_campaign(campaign).filter(code=plan_code).first()
     if plan is None:
-        return _bad("No such saved route.")
+        return _plan_refused(request, campaign, "No such saved route.", status=404)
     try:
         entry = services.route_plan_drop(campaign=campaign, plan=plan, actor=request.user)
     except play_services.PlayError as why:
-        return _bad(str(why))
+        return _plan_refused(request, campaign, str(why), status=409)
     messages.success(request, f"#{entry.seq}: {entry.title}.")
     return redirect(reverse("maps:stars", args=[campaign.code]))
 

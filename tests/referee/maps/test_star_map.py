@@ -411,6 +411,9 @@ class TestSavedRoutes:
             {"ship": str(sky["Galax"].ships.get(name="Waterloo").code), "route": str(sky["Outreach"].code)},
         )
         assert 'data-testid="save-plan"' in page.content.decode()
+        empty = self.save(cast, sky, [])
+        assert empty.status_code == 400 and "<html" in empty.content.decode()
+        assert "at least one jump" in empty.content.decode() and not RoutePlan.objects.exists()
         response = self.save(cast, sky, ["Outreach", "Harlech"])
         assert response.status_code == 302
         plan = RoutePlan.objects.get()
@@ -423,21 +426,29 @@ class TestSavedRoutes:
         assert "Saved routes" in star and "Waterloo: Galax → Outreach → Harlech, arriving" in star
         agenda = cast.client("gm").get(reverse("clock:agenda", args=[cast.campaign.code])).content.decode()
         assert "Routes planned" in agenda and "Galax → Outreach → Harlech" in agenda
+        player = cast.client("player")
+        code = cast.campaign.code
         for text in (
-            cast.client("player").get(url(cast)).content.decode(),
-            cast.client("player").get(reverse("play:log", args=[cast.campaign.code])).content.decode(),
+            player.get(url(cast)).content.decode(),
+            player.get(reverse("play:log", args=[code])).content.decode(),
+            player.get(reverse("play:status", args=[code]), HTTP_HX_REQUEST="true").content.decode(),
+            *(
+                b"".join(player.get(reverse("play:export", args=[code, fmt])).streaming_content).decode()
+                for fmt in ("json", "csv", "md")
+            ),
         ):
-            assert "Galax → Outreach → Harlech" not in text and "Saved routes" not in text
+            assert "Outreach → Harlech" not in text and "plans Waterloo" not in text
         other = "00000000-0000-0000-0000-000000000000"
         drop = cast.client("gm").post(reverse("maps:plan-drop", args=[cast.campaign.code, other]))
-        assert drop.status_code == 400 and "No such saved route" in drop.content.decode()
+        assert drop.status_code == 404 and "No such saved route" in drop.content.decode()
+        assert "<html" in drop.content.decode()  # the star map again, not a page of bare text
         dropped = cast.client("gm").post(reverse("maps:plan-drop", args=[cast.campaign.code, plan.code]))
         assert dropped.status_code == 302
         plan.refresh_from_db()
         assert plan.status == "dropped"
         assert "Saved routes" not in cast.client("gm").get(url(cast)).content.decode()
         again = cast.client("gm").post(reverse("maps:plan-drop", args=[cast.campaign.code, plan.code]))
-        assert again.status_code == 400 and "not a saved plan any more" in again.content.decode()
+        assert again.status_code == 409 and "not a saved plan any more" in again.content.decode()
         play.log_entry_reverse(
             entry=LogEntry.objects.filter(campaign=cast.campaign).latest("seq"), actor=cast.gm
         )
