@@ -340,16 +340,6 @@ class LogEntry(CampaignScoped):
         return "@awaiting_gm" in (self.inputs or {}) and self.ruling_for(role, user) is None
 
     @property
-    def awaiting_gm(self) -> bool:
-        """``awaiting_gm_for`` any player: the pages ask it for their reader."""
-        return self.awaiting_gm_for("player")
-
-    @property
-    def ruling(self) -> LogEntry | None:
-        """``ruling_for`` any player: the pages ask it for their reader."""
-        return self.ruling_for("player")
-
-    @property
     def is_note(self) -> bool:
         return self.procedure in ("note.post", "note.correct", "note.annotate")
 
@@ -468,10 +458,8 @@ def read_rulings(entries, role: str | None, user=None) -> None:
         rulings = (
             LogEntry.objects.filter(refers_to__in=[e.pk for e in entries], procedure__in=RULINGS)
             .visible_to(role, user)
-            .exclude(visibility=Visibility.BLIND, revealed_at__isnull=True)
             .only("seq", "procedure", "visibility", "revealed_at", "refers_to")
-            .order_by("-seq")
-        )
+        )  # one ruling a roll (log_one_decision_per_roll), as its reader may read it
         found = {r.refers_to_id: r for r in rulings}
     for entry in entries:
         entry.__dict__.setdefault("_rulings", {})[key] = found.get(entry.pk)

@@ -151,7 +151,7 @@ def test_a_waiting_roll_changes_nothing_until_the_gm_accepts_it(cast):
     response = cast.client("player").post(roll_url(cast), landing_post(mech, ship), **htmx())
     assert response.status_code == 200, response.text[:1000]
     entry = LogEntry.objects.get(procedure="boarding.landing")
-    assert entry.result["landed"] is True and entry.awaiting_gm
+    assert entry.result["landed"] is True and entry.awaiting_gm_for("gm")
     assert Unit.objects.get(pk=mech.pk).landed_on is None
     assert "Waiting for the GM" in response.text
 
@@ -165,7 +165,7 @@ def test_a_waiting_roll_changes_nothing_until_the_gm_accepts_it(cast):
     assert Unit.objects.get(pk=mech.pk).landed_on == ship
     accepted = LogEntry.objects.get(procedure="roll.accept")
     assert accepted.refers_to == entry and accepted.inputs["@about"]["hash"] == entry.hash
-    assert not LogEntry.objects.get(pk=entry.pk).awaiting_gm
+    assert not LogEntry.objects.get(pk=entry.pk).awaiting_gm_for("gm")
     again = gm.post(reverse("play:reject", args=[cast.campaign.code, entry.seq]), **htmx())
     assert again.status_code == 409 and "already accepted" in again.text
     # The accept is undoable like any change.
@@ -191,7 +191,7 @@ def test_with_waiting_off_a_players_roll_applies_at_once(cast):
     mech, ship = landing_setup(cast, player_rolls_wait=False)
     cast.client("player").post(roll_url(cast), landing_post(mech, ship), **htmx())
     assert Unit.objects.get(pk=mech.pk).landed_on == ship
-    assert not LogEntry.objects.get(procedure="boarding.landing").awaiting_gm
+    assert not LogEntry.objects.get(procedure="boarding.landing").awaiting_gm_for("gm")
 
 
 def test_the_gms_choice_of_waiting_is_logged(cast):
@@ -401,7 +401,7 @@ def test_a_blind_roll_waits_for_the_gm_even_where_rolls_apply_at_once(cast):
     mech, ship = landing_setup(cast, player_rolls_wait=False)
     cast.client("player").post(roll_url(cast), landing_post(mech, ship, visibility="blind"), **htmx())
     entry = LogEntry.objects.get(procedure="boarding.landing")
-    assert entry.awaiting_gm and Unit.objects.get(pk=mech.pk).landed_on is None
+    assert entry.awaiting_gm_for("gm") and Unit.objects.get(pk=mech.pk).landed_on is None
     cast.client("gm").post(reverse("play:accept", args=[cast.campaign.code, entry.seq]), **htmx())
     accepted = LogEntry.objects.get(procedure="roll.accept")
     assert accepted.visibility == Visibility.GM and accepted.audience == []
