@@ -26,8 +26,8 @@ A procedure may instead count a key's exact odds itself (``exact_odds=``, with
 ``rules.distributions``): a sum, a count or a list of independent draws is convolved, not
 walked. Where such a key has more values than can be listed in the odds panel's wait, the
 count gives a labelled estimate sampled from the same odds (``distributions.Sampled``):
-fixed runs from a fixed seed, the same on any machine. ``walk_paths`` lets such a count
-walk only the dice that decide what happens (magma: the crust rolls), adding up the rest.
+fixed runs from a fixed seed, the same on any machine. ``walk_paths`` lists the dice
+paths that can change a key, for a test to check such a count against.
 
 For the walk: when the exact odds would take more than ``MAX_PATHS`` dice paths, or more than the
 caller's ``time_limit`` (``DEFAULT_TIME_LIMIT`` when none is given; walks of at most

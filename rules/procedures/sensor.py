@@ -490,12 +490,10 @@ def _neutrino_odds(key: str):
                 named = value(parts_value)
                 merged[named] = merged.get(named, 0) + n
             return merged, exact[1]
-        pickers = [distributions.Picker(part) for part in parts]
-        if key == "detected_ids":
-            pick = pickers[0]
+        if key == "detected_ids":  # every vessel's part is the same draw
+            pick = distributions.Picker(parts[0])
             return distributions.sample(lambda rng: value(pick(rng, len(ids))), len(ids), key)
-        picks = [p for p, rolls in zip(pickers, rolled, strict=True) if rolls]
-        n_rolled = len(picks)
+        n_rolled = sum(1 for rolls in rolled if rolls)
         roll = distributions.Picker((totals, 36))
 
         def draw(rng) -> tuple:
