@@ -642,3 +642,49 @@ def test_quick_draws_give_each_value_exactly_its_share(dist, bits):
     # The same draws from the same seed, whoever makes them.
     again = [distributions.Picker(dist, bits=bits).picks(random.Random(7), 500) for _ in range(2)]
     assert again[0] == again[1] and set(again[0]) <= {v for v, n in ways.items() if n}
+
+
+ESTIMATE_PRINTED = """
+import json, sys
+import rules
+pid, inputs, key = json.loads(sys.argv[1])
+dist = rules.odds(pid, inputs, key)
+print(json.dumps([dist.exact, dist.runs, sorted((repr(k), float(v)) for k, v in dist.items())]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("pid", "inputs", "key"),
+    [
+        ("booby_trap.fill_weapons", {"spaces": 6}, "weapons"),
+        (
+            "jump.nonstandard_arrival",
+            {
+                "navigation_tn": 20,
+                "kf_integrity": 3,
+                "ships": [{"id": "S", "facings": ["nose", "aft", "fls"]}],
+            },
+            "facing_damage",
+        ),
+    ],
+)
+def test_an_estimate_is_the_same_in_another_process_under_another_hash_seed(pid, inputs, key):
+    """The same inputs give the same estimate on any machine: two interpreters with other
+    string hashes (set iteration orders) print the same runs and the same odds."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    printed = []
+    for seed in ("1", "4242"):
+        run = subprocess.run(
+            [sys.executable, "-c", ESTIMATE_PRINTED, json.dumps([pid, inputs, key])],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True,
+        )
+        printed.append(json.loads(run.stdout))
+    assert printed[0][0] is False, "the input is meant to need an estimate"
+    assert printed[0] == printed[1]
