@@ -236,6 +236,11 @@ LOG_SIGNING_KEY = os.environ.get("LOG_SIGNING_KEY", "")
 # others (PgBouncer in transaction mode before 1.21, or without max_prepared_statements)
 # needs this off.
 DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", True)
+# Each server process keeps who it has seen ask about a campaign while PostgreSQL tells it
+# nothing they were read from changed (referee/play/door_cache.py): a poll or a cached page
+# answered again costs no round trip. Off, every campaign request asks the database.
+DOOR_CACHE = env_bool("DOOR_CACHE", True)
+DOOR_CACHE_SECONDS = 60.0  # the longest a kept row is trusted, told of a change or not
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The largest form the app takes is a procedure with a GM table; anything bigger is refused

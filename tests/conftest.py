@@ -36,3 +36,13 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
         settings.DATABASES["default"].update(
             {key: owner[key] for key in ("USER", "PASSWORD", "HOST", "PORT") if owner.get(key)}
         )
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """The test database, and at its end the door's cache stops listening to it (its
+    connection would keep the database from being dropped)."""
+    yield
+    from referee.play.door_cache import cache
+
+    cache.stop()

@@ -19,13 +19,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections, connections
+from django.db import close_old_connections
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
 from django.template.loader import render_to_string
-from psycopg.conninfo import make_conninfo
 
 from referee.campaigns.models import Campaign
 from referee.play import door
+from referee.play.door_cache import conninfo
 
 from .selectors import player_context
 
@@ -212,19 +212,6 @@ def listener() -> Listener:
     if loop not in _listeners:
         _listeners[loop] = Listener()
     return _listeners[loop]
-
-
-# What Django's connection parameters hold beside the connection string: Python objects
-# for its own connections, which the live server's connections do not take.
-NOT_CONNINFO = ("cursor_factory", "context", "prepare_threshold")
-
-
-def conninfo() -> str:
-    """The connection string Django's own connection uses: the database, user, password,
-    host and port, and every libpq setting in ``DATABASES["default"]["OPTIONS"]``
-    (``sslmode``, ``options``, ``application_name``, a ``service``…), as Django reads them."""
-    params = connections["default"].get_connection_params()
-    return make_conninfo(**{k: v for k, v in params.items() if k not in NOT_CONNINFO and v is not None})
 
 
 @sync_to_async

@@ -40,6 +40,7 @@ from django.utils.functional import SimpleLazyObject
 from referee.campaigns.models import Campaign, Membership, Role
 from referee.sessions import well_formed
 
+from . import door_cache
 from .models import LogEntry, hidden_sql
 from .selectors import poll_version
 
@@ -70,7 +71,16 @@ class Visitor:
 
 
 # The statement's columns, by name, in the order it selects them.
-MEMBER_COLUMNS = ("session_data", "user_id", "password", "role", "version", "campaign_row", "user_row")
+MEMBER_COLUMNS = (
+    "session_data",
+    "expire_date",
+    "user_id",
+    "password",
+    "role",
+    "version",
+    "campaign_row",
+    "user_row",
+)
 
 
 @lru_cache(maxsize=1)
@@ -90,6 +100,7 @@ def member_sql() -> str:
     )
     columns = (
         "s.session_data",
+        "s.expire_date",
         "m.user_id",
         "u.password",
         "m.role",
@@ -258,10 +269,22 @@ def _member_rows(code: str, key: str) -> list[dict]:
 
 def member(request: HttpRequest, code: str) -> dict | None:
     """The visitor's row of ``member_sql`` for campaign ``code``, or None when the
-    statement cannot authenticate a member. One statement."""
+    statement cannot authenticate a member. One statement, or none when the door's cache
+    (``door_cache``) still holds the row for this session and campaign."""
     key = session_key(request)
     if key is None:
         return None
+    cached = door_cache.cache.usable(request.method)
+    if cached and (row := door_cache.cache.get(key, code)) is not None:
+        return row
+    mark = door_cache.cache.mark(code) if cached else None
+    row = _member_by_statement(code, key)
+    if row is not None:
+        door_cache.cache.put(key, code, row, mark)
+    return row
+
+
+def _member_by_statement(code: str, key: str) -> dict | None:
     try:
         rows = _member_rows(code, key)
     except (OperationalError, InterfaceError):
@@ -355,6 +378,18 @@ def gm_visitor(request: HttpRequest, code) -> Visitor:
     return found
 
 
+def _served(request: HttpRequest, view: Callable, *args, **kwargs) -> HttpResponse:
+    """The view's response. After a form sent or an action taken (it may have changed
+    anything), this process's door cache forgets who it had seen, so the next page it
+    serves shows the change without waiting for PostgreSQL's word of it."""
+    if request.method in door_cache.SAFE_METHODS:
+        return view(*args, **kwargs)
+    try:
+        return view(*args, **kwargs)
+    finally:
+        door_cache.cache.forget()
+
+
 def member_view(*methods: str) -> Callable:
     """A campaign page for its members: the view gets ``(request, campaign, role, ...)``.
 
@@ -364,7 +399,9 @@ def member_view(*methods: str) -> Callable:
         @wraps(view)
         def wrapper(request: HttpRequest, code, *args, **kwargs) -> HttpResponse:
             found = member_visitor(request, code)
-            return _allowed(request, methods) or view(request, found.campaign, found.role, *args, **kwargs)
+            return _allowed(request, methods) or _served(
+                request, view, request, found.campaign, found.role, *args, **kwargs
+            )
 
         wrapper.door = "member"
         return wrapper
@@ -379,7 +416,9 @@ def gm_view(*methods: str) -> Callable:
         @wraps(view)
         def wrapper(request: HttpRequest, code, *args, **kwargs) -> HttpResponse:
             found = gm_visitor(request, code)
-            return _allowed(request, methods) or view(request, found.campaign, *args, **kwargs)
+            return _allowed(request, methods) or _served(
+                request, view, request, found.campaign, *args, **kwargs
+            )
 
         wrapper.door = "gm"
         return wrapper

@@ -187,9 +187,11 @@ def test_without_prepared_statements_the_answers_are_the_same(cast, settings):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_connection_that_lost_its_prepared_statement_still_answers(cast, monkeypatch):
+def test_a_connection_that_lost_its_prepared_statement_still_answers(cast, monkeypatch, settings):
     """A pooler that gives a connection's prepared statements to another client: the poll
-    says so once in the log and answers the usual way from then on."""
+    says so once in the log and answers the usual way from then on. (Every poll asks the
+    database here: the door's cache would answer the second without the statement.)"""
+    settings.DOOR_CACHE = False
     monkeypatch.setattr(poll, "_lost_prepared", [])
     client = cast.client("player")
     version = version_of(client, cast.campaign)
