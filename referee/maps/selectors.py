@@ -12,6 +12,7 @@ from referee.terrain.models import Battlefield
 from . import state as map_state
 from . import svg
 from .geometry import distance, plain_au
+from .models import PlanStatus, RoutePlan
 
 MODES = {"fit": "Fitted", "log": "Log scale"}
 
@@ -133,3 +134,31 @@ def battlefield_map(
         links=links if at is None else "",
     )
     return drawing, units, at
+
+
+# --- saved routes ----------------------------------------------------------------------------
+
+NO_SUCH_SYSTEM = "a system no longer in the campaign"
+
+
+def route_words(campaign: Campaign, plans: list[RoutePlan]) -> list[RoutePlan]:
+    """Each plan with ``systems`` (the system its ship left from, then each one jumped to:
+    (code, name) pairs, by the names the systems have now) and ``words`` ("Galax → Outreach
+    → Harlech"). One read for all the plans."""
+    codes = {code for plan in plans for code in [str(plan.origin or ""), *plan.stop_codes] if code}
+    names = {}
+    if codes:
+        rows = StarSystem.objects.in_campaign(campaign).filter(code__in=codes).values_list("code", "name")
+        names = {str(code): name for code, name in rows}
+    for plan in plans:
+        plan.systems = [
+            (code, names.get(code, NO_SUCH_SYSTEM)) for code in [str(plan.origin or ""), *plan.stop_codes]
+        ]
+        plan.words = " → ".join(name for _, name in plan.systems)
+    return plans
+
+
+def planned_routes(campaign: Campaign) -> list[RoutePlan]:
+    """The routes the GM saved and has not dropped, soonest arrival first, with their words."""
+    plans = RoutePlan.objects.in_campaign(campaign).filter(status=PlanStatus.PLANNED)
+    return route_words(campaign, list(plans.select_related("ship", "ship__star_system")))

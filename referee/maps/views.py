@@ -32,7 +32,7 @@ from referee.terrain.models import Battlefield, Hex, hex_number
 from . import selectors, services, starmap, voyage
 from . import state as map_state
 from .forms import MoveForm, PiratePointForm, PlaceUnitForm, RouteForm, StarPlaceForm
-from .models import PiratePoint, PlanStatus, RoutePlan
+from .models import PiratePoint, RoutePlan
 
 SYSTEM_PAGE = "maps/system.html"
 FIELD_PAGE = "maps/battlefield.html"
@@ -610,13 +610,9 @@ def star_svg(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> Ht
 def _plans_shown(campaign: Campaign) -> list[RoutePlan]:
     """The saved routes, each with the planner's address that draws what is left of it
     (the stops the ship has already reached are behind it)."""
-    plans = list(
-        RoutePlan.objects.in_campaign(campaign)
-        .filter(status=PlanStatus.PLANNED)
-        .select_related("ship", "ship__star_system")
-    )
+    plans = selectors.planned_routes(campaign)
     for plan in plans:
-        codes = plan.route.split(",")
+        codes = plan.stop_codes
         here = str(plan.ship.star_system.code) if plan.ship.star_system_id else None
         if here in codes:
             codes = codes[codes.index(here) + 1 :]

@@ -4,11 +4,12 @@ player may never see (a system not shared is not named or drawn)."""
 
 import re
 from datetime import UTC, datetime, timedelta
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.urls import reverse
 
-from referee.fleet.models import StarSystem
+from referee.fleet.models import Ship, StarSystem
 from referee.maps import voyage
 from referee.play import services as play
 from referee.play.models import LogEntry, Numbering
@@ -454,6 +455,71 @@ class TestSavedRoutes:
         )
         plan.refresh_from_db()
         assert plan.status == "planned"
+
+    def fly(self, cast, sky, to):
+        """Waterloo, its drive charged, jumps to ``to`` (read afresh: a jump moved it), the
+        GM ruling that it need not wait for its K-F field to collapse after the last one."""
+        waterloo = charged(Ship.objects.get(campaign=cast.campaign, name="Waterloo"))
+        entry = play.procedure_resolve(
+            campaign=cast.campaign,
+            procedure_id="jump.malfunction",
+            inputs={"kf_integrity": 4, "kf_integrity_max": 4},
+            dice=[3, 4],
+            actor=cast.gm,
+            subjects={"ship": waterloo.code},
+            extras={"destination": sky[to]},
+            gm_ruling=True,
+        )
+        assert entry.result["jump_proceeds"] is True
+        return entry
+
+    def saved(self, cast, sky) -> dict:
+        """The saved route as the GM reads it on the star map: its line, and the stops
+        its Show link plans (by name), or None when it offers none."""
+        star = cast.client("gm").get(url(cast)).content.decode()
+        plans = star[star.index('data-testid="plans"') :]
+        line = re.sub(r"<[^>]+>", "", plans[plans.index("<li>") : plans.index("<form")])
+        show = re.search(r'<a href="([^"]*)">Show</a>', plans)
+        names = {str(system.code): name for name, system in sky.items()}
+        if show is None:
+            return {"line": " ".join(line.split()), "show": None}
+        route = parse_qs(urlsplit(show.group(1).replace("&amp;", "&")).query)["route"][0]
+        stops = [names[code] for code in route.split(",")]
+        return {"line": " ".join(line.split()), "show": stops, "url": show.group(1).replace("&amp;", "&")}
+
+    def test_a_system_renamed_since_reads_by_its_new_name(self, cast, sky):
+        from referee.maps.models import RoutePlan
+
+        self.save(cast, sky, ["Outreach", "Harlech"])
+        for old, new in (("Galax", "New Galax"), ("Outreach", "Outreach Prime")):
+            sky[old].name = new
+            sky[old].save()
+        expected = "Waterloo: New Galax → Outreach Prime → Harlech, arriving"
+        assert expected in self.saved(cast, sky)["line"]
+        agenda = cast.client("gm").get(reverse("clock:agenda", args=[cast.campaign.code])).content.decode()
+        assert "New Galax → Outreach Prime → Harlech" in agenda and "Galax → Outreach →" not in agenda
+        plan = RoutePlan.objects.get()
+        cast.client("gm").post(reverse("maps:plan-drop", args=[cast.campaign.code, plan.code]))
+        entry = LogEntry.objects.filter(campaign=cast.campaign).latest("seq")
+        assert entry.summary == f"The GM drops the route {plan} (New Galax → Outreach Prime → Harlech)."
+
+    @pytest.mark.parametrize("jumped_since", [False, True])
+    def test_a_route_saved_before_its_origin_was_kept_gets_it_from_the_log(self, cast, sky, jumped_since):
+        """Plans saved when only their words were kept learn the system their ship left
+        from: where it jumped from next, or where it is when it has not jumped since."""
+        from importlib import import_module
+
+        from django.apps import apps
+
+        from referee.maps.models import RoutePlan
+
+        self.save(cast, sky, ["Outreach", "Harlech"])
+        if jumped_since:
+            self.fly(cast, sky, "Secret Base")
+        RoutePlan.objects.update(origin=None)
+        import_module("referee.maps.migrations.0003_route_plan_origin").origin_fill(apps, None)
+        assert RoutePlan.objects.get().origin == sky["Galax"].code
+        assert "Waterloo: Galax → Outreach → Harlech, arriving" in self.saved(cast, sky)["line"]
 
     def test_a_saved_route_shows_what_is_left_once_the_first_jump_is_made(self, cast, sky):
         self.save(cast, sky, ["Outreach", "Harlech"])
