@@ -609,18 +609,14 @@ def star_svg(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> Ht
 
 def _plans_shown(campaign: Campaign) -> list[RoutePlan]:
     """The saved routes, each with the planner's address that draws what is left of it
-    (the stops the ship has already reached are behind it)."""
-    plans = selectors.planned_routes(campaign)
+    (the stops the ship has reached along the plan are behind it)."""
+    plans = selectors.route_progress(campaign, selectors.planned_routes(campaign))
     for plan in plans:
-        codes = plan.stop_codes
-        here = str(plan.ship.star_system.code) if plan.ship.star_system_id else None
-        if here in codes:
-            codes = codes[codes.index(here) + 1 :]
-        query = {"ship": str(plan.ship.code), "route": ",".join(codes), "method": plan.method}
+        query = {"ship": str(plan.ship.code), "route": ",".join(plan.remaining), "method": plan.method}
         if plan.hours is not None:
             query["hours"] = f"{plan.hours:g}"
         plan.show_url = reverse("maps:stars", args=[campaign.code]) + "?" + urlencode(query)
-        plan.reached = not codes
+        plan.reached = not plan.remaining
     return plans
 
 

@@ -487,6 +487,52 @@ class TestSavedRoutes:
         stops = [names[code] for code in route.split(",")]
         return {"line": " ".join(line.split()), "show": stops, "url": show.group(1).replace("&amp;", "&")}
 
+    def test_a_round_trip_shows_the_ship_along_it_not_back_at_its_start(self, cast, sky):
+        self.save(cast, sky, ["Outreach", "Galax"])
+        plan = self.saved(cast, sky)
+        assert plan["show"] == ["Outreach", "Galax"] and "(0 of 2 jumps made)" in plan["line"]
+        assert "(reached)" not in plan["line"]
+        self.fly(cast, sky, "Outreach")
+        plan = self.saved(cast, sky)
+        assert plan["show"] == ["Galax"] and "(1 of 2 jumps made)" in plan["line"]
+        self.fly(cast, sky, "Galax")
+        plan = self.saved(cast, sky)
+        assert plan["show"] is None and "Waterloo: Galax → Outreach → Galax" in plan["line"]
+        assert "(reached)" in plan["line"]
+
+    def test_a_route_that_comes_back_to_a_system_counts_each_visit(self, cast, sky):
+        self.save(cast, sky, ["Outreach", "Harlech", "Outreach", "Galax"])
+        for stop in ("Outreach", "Harlech", "Outreach"):
+            self.fly(cast, sky, stop)
+        plan = self.saved(cast, sky)
+        assert plan["show"] == ["Galax"] and "(3 of 4 jumps made)" in plan["line"]
+        page = cast.client("gm").get(plan["url"]).content.decode()
+        assert "Outreach to Galax" in page and "Arrives in Galax" in page
+
+    def test_a_ship_that_strays_keeps_its_next_stop_until_it_gets_there(self, cast, sky):
+        self.save(cast, sky, ["Outreach", "Galax"])
+        self.fly(cast, sky, "Secret Base")
+        plan = self.saved(cast, sky)
+        assert plan["show"] == ["Outreach", "Galax"]
+        assert "(0 of 2 jumps made; off the route, in Secret Base)" in plan["line"]
+        page = cast.client("gm").get(plan["url"]).content.decode()
+        assert "Secret Base to Outreach" in page and "Outreach to Galax" in page
+        back = self.fly(cast, sky, "Outreach")
+        plan = self.saved(cast, sky)
+        assert plan["show"] == ["Galax"] and "(1 of 2 jumps made)" in plan["line"]
+        assert "off the route" not in plan["line"]
+        play.log_entry_reverse(entry=back, actor=cast.gm)  # that jump was never made
+        plan = self.saved(cast, sky)
+        assert plan["show"] == ["Outreach", "Galax"]
+        assert "(0 of 2 jumps made; off the route, in Secret Base)" in plan["line"]
+
+    def test_jumps_made_before_the_route_was_saved_are_not_along_it(self, cast, sky):
+        self.fly(cast, sky, "Outreach")
+        self.fly(cast, sky, "Galax")
+        self.save(cast, sky, ["Outreach", "Galax"])
+        plan = self.saved(cast, sky)
+        assert plan["show"] == ["Outreach", "Galax"] and "(0 of 2 jumps made)" in plan["line"]
+
     def test_a_system_renamed_since_reads_by_its_new_name(self, cast, sky):
         from referee.maps.models import RoutePlan
 
