@@ -150,6 +150,43 @@ class TestPlacing:
         assert (secret.x_ly, secret.y_ly, secret.shared, secret.explored) == (10.0, -15.0, False, True)
         assert LogEntry.objects.filter(campaign=cast.campaign).count() == before  # nothing changed
 
+    def test_picking_a_system_redraws_the_form_with_its_position(self, cast, sky):
+        page = cast.client("gm").get(url(cast)).content.decode()
+        form = page[page.index('id="place-form"') : page.index("</form>", page.index('id="place-form"'))]
+        select = re.search(r'<select name="system"([^>]*)>', form).group(1)
+        redraw = re.search(r'hx-get="([^"]*)"', select).group(1)
+        assert 'hx-trigger="change"' in select and 'hx-target="#place-form"' in select
+        assert redraw == url(cast, "maps:stars-place")
+        secret = sky["Secret Base"]
+        response = cast.client("gm").get(redraw, {"system": str(secret.code)}, HTTP_HX_REQUEST="true")
+        text = response.content.decode()
+        assert response.status_code == 200 and text.lstrip().startswith("<form")
+        assert "<html" not in text and text.count('id="place-form"') == 1
+        assert re.search(r'<option value="([^"]*)" selected>', text).group(1) == str(secret.code)
+        data = posted_by(text, "x_ly")
+        for name in ("y_ly", "shared"):
+            data.update(posted_by(text, name))
+        assert data["x_ly"] == "10.0" and data["y_ly"] == "-15.0" and "shared" not in data
+        assert 'name="csrfmiddlewaretoken"' in text  # the redrawn form still saves
+        # Without HTMX, the star map with that system chosen (the same form, filled in).
+        plain = cast.client("gm").get(redraw, {"system": str(secret.code)})
+        assert plain.status_code == 302 and plain["Location"].endswith(f"?from=sys-{secret.code}")
+
+    @pytest.mark.parametrize("system", ["", "nope", "\x00", "00000000-0000-0000-0000-000000000000"])
+    def test_a_redraw_for_a_system_that_is_not_there_is_a_400_in_words(self, cast, sky, system):
+        response = cast.client("gm").get(
+            url(cast, "maps:stars-place"), {"system": system}, HTTP_HX_REQUEST="true"
+        )
+        assert response.status_code == 400
+        assert "Choose one of the campaign's star systems" in response.content.decode()
+
+    @pytest.mark.parametrize(("who", "status"), [("anonymous", 404), ("outsider", 404), ("player", 403)])
+    def test_only_the_gm_gets_the_form_redrawn(self, cast, sky, who, status):
+        response = cast.client(who).get(
+            url(cast, "maps:stars-place"), {"system": str(sky["Secret Base"].code)}, HTTP_HX_REQUEST="true"
+        )
+        assert response.status_code == status and "Secret Base" not in response.content.decode()
+
     def test_an_edit_of_a_system_not_shared_is_the_gms_alone(self, cast, sky):
         self.place(cast, sky["Secret Base"], shared="")
         entry = LogEntry.objects.filter(campaign=cast.campaign).latest("seq")
