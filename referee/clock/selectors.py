@@ -10,8 +10,9 @@ import rules
 from referee.campaigns.models import Campaign
 from referee.fleet.models import Ship
 from referee.logistics.models import ShipStores
+from referee.maps import selectors as map_selectors
 from referee.maps.geometry import plain_au
-from referee.maps.models import PiratePoint, PlanStatus, RoutePlan
+from referee.maps.models import PiratePoint
 from referee.play.models import LogEntry
 
 from .models import EventKind, EventStatus, TimedEvent
@@ -127,9 +128,7 @@ def agenda_context(campaign: Campaign) -> dict:
     for event in events:
         event.started_seq = starts.get(str(event.code))
         event.overdue = event.due_at <= campaign.clock
-    plans = list(
-        RoutePlan.objects.in_campaign(campaign).filter(status=PlanStatus.PLANNED).select_related("ship")
-    )
+    plans = map_selectors.planned_routes(campaign)
     return {
         "events": events,
         "warnings": stock_warnings(campaign, events),

@@ -49,6 +49,10 @@ class PiratePoint(CampaignObject):
             raise ValidationError(errors)
 
 
+# The turn-log procedures that save a route plan and drop it.
+PLAN_SAVE, PLAN_DROP = "map.plan", "map.plan_drop"
+
+
 class PlanStatus(models.TextChoices):
     VOID = "void", "not saved"  # made by a save that was undone (or not yet logged)
     PLANNED = "planned", "planned"
@@ -57,13 +61,19 @@ class PlanStatus(models.TextChoices):
 
 class RoutePlan(CampaignObject):
     """A route of jumps the GM worked out on the star map and kept, to come back to: the
-    ship, the systems in order, how each charge is made, and the arrival it gave when it
-    was saved. GM-only. Its ``status`` changes only through the log, so undoing the entry
-    that saved or dropped it takes that back. Making the first jump is still the Jump."""
+    ship, the system it left from and the systems in order, how each charge is made, and
+    the arrival it gave when it was saved. GM-only. Its ``status`` changes only through the
+    log, so undoing the entry that saved or dropped it takes that back. Making the first
+    jump is still the Jump.
+
+    Systems are kept by code, never by name: a system renamed since reads by its new name.
+    How far along the route the ship is is read from its jumps in the log, not kept here."""
 
     ship = models.ForeignKey(Ship, on_delete=models.CASCADE, related_name="route_plans")
+    origin = models.UUIDField(
+        "from", null=True, blank=True, help_text="The system the ship left from, by code (empty: not known)."
+    )
     route = models.CharField(max_length=20 * 37, help_text="The systems in order, by code.")
-    route_words = models.CharField("route", max_length=600)
     method = models.CharField("charge", max_length=10, default="reactor")
     hours = models.FloatField("hours each charge", null=True, blank=True)
     arrives_at = models.DateTimeField("arrives", help_text="In-game arrival the route gave when saved.")
@@ -81,3 +91,8 @@ class RoutePlan(CampaignObject):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def stop_codes(self) -> list[str]:
+        """The systems jumped to, in order, by code."""
+        return [code for code in self.route.split(",") if code]

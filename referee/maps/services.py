@@ -16,8 +16,9 @@ from referee.play.resolution import PlayError, campaign_lock, changes_save, row_
 from referee.play.services import log_append
 from referee.terrain.models import Battlefield, Facing, UnitPlacement
 
+from . import selectors
 from .geometry import plain_au
-from .models import PlanStatus, RoutePlan
+from .models import PLAN_DROP, PLAN_SAVE, PlanStatus, RoutePlan
 
 MOVE, PLACE = "map.move", "map.place"
 
@@ -135,9 +136,6 @@ def unit_place(
     )
 
 
-PLAN_SAVE, PLAN_DROP = "map.plan", "map.plan_drop"
-
-
 @transaction.atomic
 def route_plan_save(
     *,
@@ -154,13 +152,15 @@ def route_plan_save(
     campaign = campaign_lock(campaign)
     if not stops:
         raise PlayError("Choose at least one system to jump to before saving the route.")
-    words = " → ".join([str(ship.star_system) if ship.star_system_id else "?", *(str(s) for s in stops)])
+    if not ship.star_system_id:
+        raise PlayError(f"{ship} is in no star system: say where it is before planning its route.")
+    words = " → ".join(str(s) for s in [ship.star_system, *stops])
     plan = RoutePlan(
         campaign=campaign,
         ship=ship,
         name=f"{ship} to {stops[-1]}"[:120],
+        origin=ship.star_system.code,
         route=",".join(str(s.code) for s in stops),
-        route_words=words[:600],
         method=method,
         hours=hours,
         arrives_at=arrives_at,
@@ -193,11 +193,12 @@ def route_plan_drop(*, campaign: Campaign, plan: RoutePlan, actor) -> LogEntry:
         raise PlayError(f"The route {plan} is not a saved plan any more.")
     recorder = ChangeRecorder()
     recorder.set(plan, "status", PlanStatus.DROPPED)
+    (plan,) = selectors.route_words(campaign, [plan])
     return log_append(
         campaign=campaign,
         procedure=PLAN_DROP,
         title=f"The GM drops the route {plan}",
-        summary=f"The GM drops the route {plan} ({plan.route_words}).",
+        summary=f"The GM drops the route {plan} ({plan.words}).",
         actor=actor,
         effects=changes_save(recorder),
         visibility=Visibility.GM,

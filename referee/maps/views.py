@@ -32,7 +32,7 @@ from referee.terrain.models import Battlefield, Hex, hex_number
 from . import selectors, services, starmap, voyage
 from . import state as map_state
 from .forms import MoveForm, PiratePointForm, PlaceUnitForm, RouteForm, StarPlaceForm
-from .models import PiratePoint, PlanStatus, RoutePlan
+from .models import PiratePoint, RoutePlan
 
 SYSTEM_PAGE = "maps/system.html"
 FIELD_PAGE = "maps/battlefield.html"
@@ -559,18 +559,25 @@ def _star_context(request, campaign: Campaign, role: str, params: dict, place_fo
         )
     if role == "gm" and at is None:
         context["plans"] = _plans_shown(campaign)
-        context["place_systems"] = systems = list(StarSystem.objects.in_campaign(campaign))
-        chosen_system = chosen.removeprefix("sys-")
-        if place_form is not None and place_form.instance.pk:
-            chosen_system = str(place_form.instance.code)
-        selected = next((s for s in systems if str(s.code) == chosen_system), systems[0] if systems else None)
-        context["place_selected"] = selected.code if selected is not None else None
+        context.update(_place_context(campaign, chosen.removeprefix("sys-"), place_form))
+    return context
+
+
+def _place_context(campaign: Campaign, chosen_system: str, place_form=None) -> dict:
+    """The place-a-system form, for the system chosen (by code; the first one else)."""
+    systems = list(StarSystem.objects.in_campaign(campaign))
+    if place_form is not None and place_form.instance.pk:
+        chosen_system = str(place_form.instance.code)
+    selected = next((s for s in systems if str(s.code) == chosen_system), systems[0] if systems else None)
+    return {
+        "campaign": campaign,
+        "place_systems": systems,
+        "place_selected": selected.code if selected is not None else None,
         # The form shows the chosen system's own values, so saving it as shown changes
         # only what the GM changed (an unshared system stays unshared).
-        context["place_form"] = place_form or StarPlaceForm(
-            campaign=campaign, instance=selected or StarSystem(campaign=campaign)
-        )
-    return context
+        "place_form": place_form
+        or StarPlaceForm(campaign=campaign, instance=selected or StarSystem(campaign=campaign)),
+    }
 
 
 @member_view("GET")
@@ -609,22 +616,14 @@ def star_svg(request: htmx.HtmxHttpRequest, campaign: Campaign, role: str) -> Ht
 
 def _plans_shown(campaign: Campaign) -> list[RoutePlan]:
     """The saved routes, each with the planner's address that draws what is left of it
-    (the stops the ship has already reached are behind it)."""
-    plans = list(
-        RoutePlan.objects.in_campaign(campaign)
-        .filter(status=PlanStatus.PLANNED)
-        .select_related("ship", "ship__star_system")
-    )
+    (the stops the ship has reached along the plan are behind it)."""
+    plans = selectors.route_progress(campaign, selectors.planned_routes(campaign))
     for plan in plans:
-        codes = plan.route.split(",")
-        here = str(plan.ship.star_system.code) if plan.ship.star_system_id else None
-        if here in codes:
-            codes = codes[codes.index(here) + 1 :]
-        query = {"ship": str(plan.ship.code), "route": ",".join(codes), "method": plan.method}
+        query = {"ship": str(plan.ship.code), "route": ",".join(plan.remaining), "method": plan.method}
         if plan.hours is not None:
             query["hours"] = f"{plan.hours:g}"
         plan.show_url = reverse("maps:stars", args=[campaign.code]) + "?" + urlencode(query)
-        plan.reached = not codes
+        plan.reached = not plan.remaining
     return plans
 
 
@@ -676,16 +675,26 @@ def star_plan_drop(request: htmx.HtmxHttpRequest, campaign: Campaign, plan_code:
     return redirect(reverse("maps:stars", args=[campaign.code]))
 
 
-@gm_view("POST")
-def star_place(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
-    """Place a star system on the star map (or mark it explored, or share it): a record edit."""
-    code = request.POST.get("system", "")
+def _system_to_place(campaign: Campaign, code: str) -> StarSystem | None:
     try:
-        system = StarSystem.objects.in_campaign(campaign).filter(code=uuid.UUID(code)).first()
-    except ValueError:
-        system = None
-    if system is None or "\x00" in code:
+        return StarSystem.objects.in_campaign(campaign).filter(code=uuid.UUID(code)).first()
+    except ValueError:  # no code at all (a null character among them)
+        return None
+
+
+@gm_view("GET", "POST")
+def star_place(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
+    """Place a star system on the star map (or mark it explored, or share it): a record edit.
+    Asked for (GET) with a system, the form for that system, its values filled in: what
+    the form redraws itself with when the GM picks a system in it."""
+    data = request.POST if request.method == "POST" else request.GET
+    system = _system_to_place(campaign, data.get("system", ""))
+    if system is None:
         return _bad("Choose one of the campaign's star systems to place.")
+    if request.method == "GET":
+        if not request.htmx:  # the star map with that system chosen shows the same form
+            return redirect(reverse("maps:stars", args=[campaign.code]) + f"?from=sys-{system.code}")
+        return render(request, STAR_PAGE + "#place-form", _place_context(campaign, str(system.code)))
     form = StarPlaceForm(request.POST, instance=system, campaign=campaign)
     params = {"at": None, "from": ""}
     if not form.is_valid():

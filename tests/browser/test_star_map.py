@@ -1,5 +1,6 @@
-"""The star map in a real browser: the GM places a system, chooses a ship by keyboard, plans
-a route and reads its arrival date; a player sees only the systems shared with them."""
+"""The star map in a real browser: the GM places a system (the form redrawn for each system
+picked), chooses a ship by keyboard, plans a route and reads its arrival date; a player sees
+only the systems shared with them."""
 
 from __future__ import annotations
 
@@ -20,6 +21,15 @@ def sky(demo):
     return demo
 
 
+def pick_system_to_place(page, name: str) -> None:
+    """Pick a system in the place form, and wait for the form to be redrawn for it before
+    typing (a field being replaced could lose a keystroke)."""
+    page.locator("#place-form").get_by_label("System").select_option(label=name)
+    page.wait_for_function(
+        "() => !document.querySelector('#place-form .htmx-request, #place-form.htmx-request')"
+    )
+
+
 def test_the_gm_places_a_system_and_plans_a_route_with_its_arrival_date(sign_in, campaign_url, sky):
     gm = sign_in("gm")
     gm.goto(campaign_url)
@@ -27,7 +37,19 @@ def test_the_gm_places_a_system_and_plans_a_route_with_its_arrival_date(sign_in,
     expect(gm.get_by_role("heading", name="Star map", exact=True)).to_be_visible()
     survey = StarSystem.objects.get(campaign=sky, name="Unnamed system EC-4471")
     place = gm.locator("#place-form")
-    place.get_by_label("System").select_option(label=survey.name)
+    # Picking a system redraws the form in place with where that system lies now.
+    mark_page(gm)
+    pick_system_to_place(gm, "Hidden Reach")
+    expect(place.get_by_label("System")).to_have_value(
+        str(StarSystem.objects.get(campaign=sky, name="Hidden Reach").code)
+    )
+    expect(place.get_by_label("x (light-years)")).to_have_value("40.0")
+    expect(place.get_by_label("y (light-years)")).to_have_value("24.0")
+    expect(place.get_by_label("Players see it")).not_to_be_checked()
+    pick_system_to_place(gm, survey.name)
+    expect(place.get_by_label("x (light-years)")).to_have_value("")
+    expect(place.get_by_label("Players see it")).to_be_checked()
+    expect_not_reloaded(gm)
     place.get_by_label("x (light-years)").fill("18")
     place.get_by_label("y (light-years)").fill("24")
     place.get_by_test_id("place-system").click()
@@ -101,7 +123,7 @@ def test_a_players_star_map_follows_the_gms_placing_by_itself(sign_in, campaign_
     gm = sign_in("gm")
     gm.goto(f"{campaign_url}maps/stars/")
     place = gm.locator("#place-form")
-    place.get_by_label("System").select_option(label="Unnamed system EC-4471")
+    pick_system_to_place(gm, "Unnamed system EC-4471")
     place.get_by_label("x (light-years)").fill("-9")
     place.get_by_label("y (light-years)").fill("4")
     place.get_by_test_id("place-system").click()

@@ -87,9 +87,7 @@ def rows(cast) -> dict[type, object]:
             campaign=c, name=unit.name, unit=unit, battlefield=battlefield, hex="0101"
         ),
         MegaMekBoard.objects.create(campaign=c, name=battlefield.name, battlefield=battlefield),
-        RoutePlan.objects.create(
-            campaign=c, name="To Tharkad", ship=ship, route="A,B", route_words="A, B", arrives_at=c.clock
-        ),
+        RoutePlan.objects.create(campaign=c, name="To Tharkad", ship=ship, route="A,B", arrives_at=c.clock),
         ruled_jump(c, cast.gm, ship, dice=[3, 4]),
     ]
     return {type(obj): obj for obj in made}

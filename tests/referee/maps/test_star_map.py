@@ -4,11 +4,12 @@ player may never see (a system not shared is not named or drawn)."""
 
 import re
 from datetime import UTC, datetime, timedelta
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.urls import reverse
 
-from referee.fleet.models import StarSystem
+from referee.fleet.models import Ship, StarSystem
 from referee.maps import voyage
 from referee.play import services as play
 from referee.play.models import LogEntry, Numbering
@@ -148,6 +149,43 @@ class TestPlacing:
         secret.refresh_from_db()
         assert (secret.x_ly, secret.y_ly, secret.shared, secret.explored) == (10.0, -15.0, False, True)
         assert LogEntry.objects.filter(campaign=cast.campaign).count() == before  # nothing changed
+
+    def test_picking_a_system_redraws_the_form_with_its_position(self, cast, sky):
+        page = cast.client("gm").get(url(cast)).content.decode()
+        form = page[page.index('id="place-form"') : page.index("</form>", page.index('id="place-form"'))]
+        select = re.search(r'<select name="system"([^>]*)>', form).group(1)
+        redraw = re.search(r'hx-get="([^"]*)"', select).group(1)
+        assert 'hx-trigger="change"' in select and 'hx-target="#place-form"' in select
+        assert redraw == url(cast, "maps:stars-place")
+        secret = sky["Secret Base"]
+        response = cast.client("gm").get(redraw, {"system": str(secret.code)}, HTTP_HX_REQUEST="true")
+        text = response.content.decode()
+        assert response.status_code == 200 and text.lstrip().startswith("<form")
+        assert "<html" not in text and text.count('id="place-form"') == 1
+        assert re.search(r'<option value="([^"]*)" selected>', text).group(1) == str(secret.code)
+        data = posted_by(text, "x_ly")
+        for name in ("y_ly", "shared"):
+            data.update(posted_by(text, name))
+        assert data["x_ly"] == "10.0" and data["y_ly"] == "-15.0" and "shared" not in data
+        assert 'name="csrfmiddlewaretoken"' in text  # the redrawn form still saves
+        # Without HTMX, the star map with that system chosen (the same form, filled in).
+        plain = cast.client("gm").get(redraw, {"system": str(secret.code)})
+        assert plain.status_code == 302 and plain["Location"].endswith(f"?from=sys-{secret.code}")
+
+    @pytest.mark.parametrize("system", ["", "nope", "\x00", "00000000-0000-0000-0000-000000000000"])
+    def test_a_redraw_for_a_system_that_is_not_there_is_a_400_in_words(self, cast, sky, system):
+        response = cast.client("gm").get(
+            url(cast, "maps:stars-place"), {"system": system}, HTTP_HX_REQUEST="true"
+        )
+        assert response.status_code == 400
+        assert "Choose one of the campaign's star systems" in response.content.decode()
+
+    @pytest.mark.parametrize(("who", "status"), [("anonymous", 404), ("outsider", 404), ("player", 403)])
+    def test_only_the_gm_gets_the_form_redrawn(self, cast, sky, who, status):
+        response = cast.client(who).get(
+            url(cast, "maps:stars-place"), {"system": str(sky["Secret Base"].code)}, HTTP_HX_REQUEST="true"
+        )
+        assert response.status_code == status and "Secret Base" not in response.content.decode()
 
     def test_an_edit_of_a_system_not_shared_is_the_gms_alone(self, cast, sky):
         self.place(cast, sky["Secret Base"], shared="")
@@ -454,6 +492,117 @@ class TestSavedRoutes:
         )
         plan.refresh_from_db()
         assert plan.status == "planned"
+
+    def fly(self, cast, sky, to):
+        """Waterloo, its drive charged, jumps to ``to`` (read afresh: a jump moved it), the
+        GM ruling that it need not wait for its K-F field to collapse after the last one."""
+        waterloo = charged(Ship.objects.get(campaign=cast.campaign, name="Waterloo"))
+        entry = play.procedure_resolve(
+            campaign=cast.campaign,
+            procedure_id="jump.malfunction",
+            inputs={"kf_integrity": 4, "kf_integrity_max": 4},
+            dice=[3, 4],
+            actor=cast.gm,
+            subjects={"ship": waterloo.code},
+            extras={"destination": sky[to]},
+            gm_ruling=True,
+        )
+        assert entry.result["jump_proceeds"] is True
+        return entry
+
+    def saved(self, cast, sky) -> dict:
+        """The saved route as the GM reads it on the star map: its line, and the stops
+        its Show link plans (by name), or None when it offers none."""
+        star = cast.client("gm").get(url(cast)).content.decode()
+        plans = star[star.index('data-testid="plans"') :]
+        line = re.sub(r"<[^>]+>", "", plans[plans.index("<li>") : plans.index("<form")])
+        show = re.search(r'<a href="([^"]*)">Show</a>', plans)
+        names = {str(system.code): name for name, system in sky.items()}
+        if show is None:
+            return {"line": " ".join(line.split()), "show": None}
+        route = parse_qs(urlsplit(show.group(1).replace("&amp;", "&")).query)["route"][0]
+        stops = [names[code] for code in route.split(",")]
+        return {"line": " ".join(line.split()), "show": stops, "url": show.group(1).replace("&amp;", "&")}
+
+    def test_a_round_trip_shows_the_ship_along_it_not_back_at_its_start(self, cast, sky):
+        self.save(cast, sky, ["Outreach", "Galax"])
+        plan = self.saved(cast, sky)
+        assert plan["show"] == ["Outreach", "Galax"] and "(0 of 2 jumps made)" in plan["line"]
+        assert "(reached)" not in plan["line"]
+        self.fly(cast, sky, "Outreach")
+        plan = self.saved(cast, sky)
+        assert plan["show"] == ["Galax"] and "(1 of 2 jumps made)" in plan["line"]
+        self.fly(cast, sky, "Galax")
+        plan = self.saved(cast, sky)
+        assert plan["show"] is None and "Waterloo: Galax → Outreach → Galax" in plan["line"]
+        assert "(reached)" in plan["line"]
+
+    def test_a_route_that_comes_back_to_a_system_counts_each_visit(self, cast, sky):
+        self.save(cast, sky, ["Outreach", "Harlech", "Outreach", "Galax"])
+        for stop in ("Outreach", "Harlech", "Outreach"):
+            self.fly(cast, sky, stop)
+        plan = self.saved(cast, sky)
+        assert plan["show"] == ["Galax"] and "(3 of 4 jumps made)" in plan["line"]
+        page = cast.client("gm").get(plan["url"]).content.decode()
+        assert "Outreach to Galax" in page and "Arrives in Galax" in page
+
+    def test_a_ship_that_strays_keeps_its_next_stop_until_it_gets_there(self, cast, sky):
+        self.save(cast, sky, ["Outreach", "Galax"])
+        self.fly(cast, sky, "Secret Base")
+        plan = self.saved(cast, sky)
+        assert plan["show"] == ["Outreach", "Galax"]
+        assert "(0 of 2 jumps made; off the route, in Secret Base)" in plan["line"]
+        page = cast.client("gm").get(plan["url"]).content.decode()
+        assert "Secret Base to Outreach" in page and "Outreach to Galax" in page
+        back = self.fly(cast, sky, "Outreach")
+        plan = self.saved(cast, sky)
+        assert plan["show"] == ["Galax"] and "(1 of 2 jumps made)" in plan["line"]
+        assert "off the route" not in plan["line"]
+        play.log_entry_reverse(entry=back, actor=cast.gm)  # that jump was never made
+        plan = self.saved(cast, sky)
+        assert plan["show"] == ["Outreach", "Galax"]
+        assert "(0 of 2 jumps made; off the route, in Secret Base)" in plan["line"]
+
+    def test_jumps_made_before_the_route_was_saved_are_not_along_it(self, cast, sky):
+        self.fly(cast, sky, "Outreach")
+        self.fly(cast, sky, "Galax")
+        self.save(cast, sky, ["Outreach", "Galax"])
+        plan = self.saved(cast, sky)
+        assert plan["show"] == ["Outreach", "Galax"] and "(0 of 2 jumps made)" in plan["line"]
+
+    def test_a_system_renamed_since_reads_by_its_new_name(self, cast, sky):
+        from referee.maps.models import RoutePlan
+
+        self.save(cast, sky, ["Outreach", "Harlech"])
+        for old, new in (("Galax", "New Galax"), ("Outreach", "Outreach Prime")):
+            sky[old].name = new
+            sky[old].save()
+        expected = "Waterloo: New Galax → Outreach Prime → Harlech, arriving"
+        assert expected in self.saved(cast, sky)["line"]
+        agenda = cast.client("gm").get(reverse("clock:agenda", args=[cast.campaign.code])).content.decode()
+        assert "New Galax → Outreach Prime → Harlech" in agenda and "Galax → Outreach →" not in agenda
+        plan = RoutePlan.objects.get()
+        cast.client("gm").post(reverse("maps:plan-drop", args=[cast.campaign.code, plan.code]))
+        entry = LogEntry.objects.filter(campaign=cast.campaign).latest("seq")
+        assert entry.summary == f"The GM drops the route {plan} (New Galax → Outreach Prime → Harlech)."
+
+    @pytest.mark.parametrize("jumped_since", [False, True])
+    def test_a_route_saved_before_its_origin_was_kept_gets_it_from_the_log(self, cast, sky, jumped_since):
+        """Plans saved when only their words were kept learn the system their ship left
+        from: where it jumped from next, or where it is when it has not jumped since."""
+        from importlib import import_module
+
+        from django.apps import apps
+
+        from referee.maps.models import RoutePlan
+
+        self.save(cast, sky, ["Outreach", "Harlech"])
+        if jumped_since:
+            self.fly(cast, sky, "Secret Base")
+        RoutePlan.objects.update(origin=None)
+        import_module("referee.maps.migrations.0003_route_plan_origin").origin_fill(apps, None)
+        assert RoutePlan.objects.get().origin == sky["Galax"].code
+        assert "Waterloo: Galax → Outreach → Harlech, arriving" in self.saved(cast, sky)["line"]
 
     def test_a_saved_route_shows_what_is_left_once_the_first_jump_is_made(self, cast, sky):
         self.save(cast, sky, ["Outreach", "Harlech"])
