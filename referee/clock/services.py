@@ -359,13 +359,12 @@ def station_keeping_burn(*, campaign: Campaign, actor) -> list[LogEntry]:
 
 
 def _draw(recorder: ChangeRecorder, stores: ShipStores, burn: float) -> float:
-    """Take ``burn`` tons of fuel, from the cargo cells first (which frees the bay), then the
-    tanks; what the tanks could not give."""
-    from_cells = min(stores.cargo_fuel_t, burn)
-    short = max(0.0, burn - from_cells - stores.fuel_t)
-    recorder.set(stores, "cargo_fuel_t", round(stores.cargo_fuel_t - from_cells, 3))
-    recorder.set(stores, "fuel_t", round(max(0.0, stores.fuel_t - (burn - from_cells)), 3))
-    return short
+    """Take ``burn`` tons of fuel as the stores procedure does (cargo cells first), kept to
+    the kilogram; what the tanks could not give."""
+    left = stores.fuel_left_after(burn)
+    recorder.set(stores, "cargo_fuel_t", round(left.cargo_fuel_t, 3))
+    recorder.set(stores, "fuel_t", round(left.fuel_t, 3))
+    return left.short_t
 
 
 def fuel_outlook(stores: ShipStores) -> str:

@@ -158,9 +158,9 @@ def _stores_applied(obj, effect, ctx):
         changes.append((stores, "burn_day_fuel_t", inputs["burn_day_fuel_t"]))
     burn = result["station_keeping_fuel_t"] or 0
     if burn:
-        from_cells = min(stores.cargo_fuel_t, burn)
-        changes.append((stores, "cargo_fuel_t", _round_t(stores.cargo_fuel_t - from_cells)))
-        changes.append((stores, "fuel_t", _round_t(max(0.0, stores.fuel_t - (burn - from_cells)))))
+        left = stores.fuel_left_after(burn)
+        changes.append((stores, "cargo_fuel_t", _round_t(left.cargo_fuel_t)))
+        changes.append((stores, "fuel_t", _round_t(left.fuel_t)))
     if stores.auto_fuel and (burn or stores.fuel_accounted_to is None):
         # The days burnt here are not burnt again when the clock moves.
         start = stores.fuel_accounted_to or ctx.clock

@@ -6,6 +6,7 @@ beyond them lives here, one record per ship (its stores) and per unit (its refit
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -30,6 +31,15 @@ def _null_or_at_least_zero(field: str, name: str) -> models.CheckConstraint:
 class FoodMode(models.TextChoices):
     SOURCEBOOK = "sourcebook", "Sourcebook (nearest ¼ t a day)"
     EXACT = "exact", "Exact (1 t feeds 200 people a day)"
+
+
+class FuelLeft(NamedTuple):
+    """A ship's fuel after a burn: what the cargo cells and the tanks still hold, and how
+    much of the burn the tanks could not give."""
+
+    cargo_fuel_t: float
+    fuel_t: float
+    short_t: float
 
 
 class ShipStores(CampaignObject):
@@ -116,6 +126,17 @@ class ShipStores(CampaignObject):
     @property
     def people(self) -> int:
         return self.ship.crew + self.ship.passengers
+
+    def fuel_left_after(self, burn_t: float) -> FuelLeft:
+        """The fuel left after burning ``burn_t`` tons: the cargo cells are burnt first, which
+        frees the bay, then the tanks. Unrounded: each caller keeps tons to its own precision."""
+        from_cells = min(self.cargo_fuel_t, burn_t)
+        from_tanks = burn_t - from_cells
+        return FuelLeft(
+            cargo_fuel_t=self.cargo_fuel_t - from_cells,
+            fuel_t=max(0.0, self.fuel_t - from_tanks),
+            short_t=max(0.0, from_tanks - self.fuel_t),
+        )
 
     def clean(self) -> None:
         errors: dict[str, str] = {}
