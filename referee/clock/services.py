@@ -9,6 +9,7 @@ from datetime import timedelta
 from types import SimpleNamespace
 
 from django.db import transaction
+from django.utils import timezone
 
 import rules
 from referee.campaigns.models import Campaign
@@ -296,7 +297,7 @@ def keeping_station(campaign: Campaign):
             auto_fuel=True, burn_day_fuel_t__gt=0, fuel_accounted_to__lte=campaign.clock - timedelta(days=1)
         )
         .exclude(ship_id__in=in_transit)
-        .select_related("ship", "ship__docked_on")
+        .select_related("ship")
         .select_for_update(of=("self",))
         .order_by("ship__name", "pk")
     )
@@ -306,36 +307,38 @@ def station_keeping_burn(*, campaign: Campaign, actor) -> list[LogEntry]:
     """Each ship burns its station-keeping fuel for the whole days the clock has passed, as
     the stores procedure counts it (a tenth of a burn-day a day), cargo cells first; the
     days are marked counted, so none is burnt twice and undoing the entry gives them back.
-    A docked ship rides on its carrier's thrust: its days are counted without a burn."""
-    entries = []
+    A docked ship rides on its carrier's thrust: its days are counted, silently, as nothing
+    is burnt (an entry a day for no change would bury the turn log)."""
+    entries, riding, now = [], [], timezone.now()
     for stores in list(keeping_station(campaign)):
         ship = stores.ship
         days = math.floor((campaign.clock - stores.fuel_accounted_to).total_seconds() / 86400)
+        if ship.docked_on_id:
+            # Counted all the same, or the ship would burn its docked days once it undocks.
+            stores.fuel_accounted_to += timedelta(days=days)
+            stores.updated_at = now
+            riding.append(stores)
+            continue
         recorder = ChangeRecorder()
         outcome = rules.resolve(
             "cargo.stores", {"burn_day_fuel_t": stores.burn_day_fuel_t, "station_keeping_days": days}, []
         )
         span = f"{days} day{'s' if days != 1 else ''}"
-        if ship.docked_on_id:
-            title = f"{ship} rides docked on {ship.docked_on}"
-            summary = f"{title} for {span}: no station-keeping fuel burnt."
-        else:
-            burn = outcome.result["station_keeping_fuel_t"] or 0.0
-            short = _draw(recorder, stores, burn)
-            left = stores.fuel_t + stores.cargo_fuel_t
-            title = f"{ship} burns {burn:.3g} t of fuel keeping station"
-            summary = (
-                f"{ship} kept station for {span}, burning {burn:.3g} t of fuel "
-                f"(a tenth of a {stores.burn_day_fuel_t:g} t burn-day a day, cargo cells first); "
-                f"{left:.3g} t left"
-            )
-            summary += f", {short:.3g} t short: the tanks ran dry." if short else f"{fuel_outlook(stores)}."
+        burn = outcome.result["station_keeping_fuel_t"] or 0.0
+        short = _draw(recorder, stores, burn)
+        left = stores.fuel_t + stores.cargo_fuel_t
+        summary = (
+            f"{ship} kept station for {span}, burning {burn:.3g} t of fuel "
+            f"(a tenth of a {stores.burn_day_fuel_t:g} t burn-day a day, cargo cells first); "
+            f"{left:.3g} t left"
+        )
+        summary += f", {short:.3g} t short: the tanks ran dry." if short else f"{fuel_outlook(stores)}."
         recorder.set(stores, "fuel_accounted_to", stores.fuel_accounted_to + timedelta(days=days))
         entries.append(
             log_append(
                 campaign=campaign,
                 procedure=STATION_KEEPING,
-                title=title,
+                title=f"{ship} burns {burn:.3g} t of fuel keeping station",
                 summary=summary,
                 actor=actor,
                 inputs={
@@ -343,18 +346,13 @@ def station_keeping_burn(*, campaign: Campaign, actor) -> list[LogEntry]:
                     "burn_day_fuel_t": stores.burn_day_fuel_t,
                     "station_keeping_days": days,
                 },
-                result={
-                    "station_keeping_fuel_t": 0.0
-                    if ship.docked_on_id
-                    else outcome.result["station_keeping_fuel_t"]
-                },
+                result={"station_keeping_fuel_t": outcome.result["station_keeping_fuel_t"]},
                 effects=changes_save(recorder),
                 reference=outcome.reference,
-                visibility=Visibility.EVERYONE
-                if not sharing.unshared([ship, ship.docked_on])
-                else Visibility.GM,
+                visibility=Visibility.EVERYONE if sharing.seen_by_players(ship) else Visibility.GM,
             )
         )
+    ShipStores.objects.bulk_update(riding, ["fuel_accounted_to", "updated_at"])
     return entries
 
 

@@ -6,15 +6,18 @@ import html
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 
 from referee.clock import services
 from referee.clock.models import EventStatus, TimedEvent
 from referee.clock.selectors import agenda_context, ship_lines, stock_warnings
 from referee.clock.travel import TravelError, plain_duration, transit_time
+from referee.fleet.forms import ShipForm
 from referee.logistics.models import ShipStores
 from referee.play import services as play
 from referee.play.models import LogEntry
 from tests.factories import ShipFactory, StarSystemFactory
+from tests.referee.play.test_hand_edits import form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -350,19 +353,42 @@ def test_days_in_transit_burn_burn_days_not_station_keeping(cast, ship):
     assert stores.fuel_t == round(round(30 - 8.087, 3) - 0.2, 3)
 
 
-def test_a_docked_ship_counts_its_days_without_burning(cast, ship):
-    carrier = ShipFactory(campaign=cast.campaign, name="Invisible Truth", shared=True)
-    ship.docked_on = carrier
+def edit_ship(cast, ship, **changes):
+    """The GM's ship form, posted as the browser posts it, with ``changes``."""
+    shown = ShipForm(instance=ship, campaign=cast.campaign)
+    url = reverse("campaigns:object-edit", args=[cast.campaign.code, "ships", ship.code])
+    page = cast.client("gm").post(url, form_data(shown) | changes)
+    assert page.status_code in (200, 302), page.content.decode()
+    ship.refresh_from_db()
+
+
+@pytest.mark.parametrize("carrier_shared", [True, False])
+def test_a_docked_ship_rides_free_and_once_undocked_burns_only_its_own_days(cast, ship, carrier_shared):
+    carrier = ShipFactory(
+        campaign=cast.campaign, name="Invisible Truth", kind="jumpship", shared=carrier_shared
+    )
+    ship.kind = "dropship"
     ship.save()
-    stores = keeping(cast, ship)
-    advance(cast, 48)
+    stores = keeping(cast, ship)  # 0.5 t a day
+    start = stores.fuel_accounted_to
+    edit_ship(cast, ship, docked_on=carrier.pk)
+    assert ship.docked_on == carrier
+    advance(cast, 24 * 10)
     stores.refresh_from_db()
     assert (stores.cargo_fuel_t, stores.fuel_t) == (1.0, 20.0)
-    entry = LogEntry.objects.get(procedure=services.STATION_KEEPING)
-    assert (
-        entry.summary
-        == "Marauder's Pride rides docked on Invisible Truth for 2 days: no station-keeping fuel burnt."
-    )
+    assert stores.fuel_accounted_to == start + timedelta(days=10)
+    # Nothing burnt, nothing in the turn log: the ship rides on its carrier's thrust.
+    assert not LogEntry.objects.filter(procedure=services.STATION_KEEPING).exists()
+    assert [e.procedure for e in LogEntry.objects.order_by("seq")][-2:] == ["record.edit", "clock.advance"]
+    edit_ship(cast, ship, docked_on="")
+    assert ship.docked_on is None
+    advance(cast, 24)
+    stores.refresh_from_db()
+    (entry,) = LogEntry.objects.filter(procedure=services.STATION_KEEPING)
+    assert entry.title == "Marauder's Pride burns 0.5 t of fuel keeping station"
+    assert "kept station for 1 day, burning 0.5 t" in entry.summary and "20.5 t left" in entry.summary
+    assert (stores.cargo_fuel_t, stores.fuel_t) == (0.5, 20.0)
+    assert stores.fuel_accounted_to == start + timedelta(days=11)
 
 
 def test_the_gm_is_warned_before_the_fuel_runs_out_and_an_unshared_ship_burns_in_secret(cast):
@@ -449,14 +475,6 @@ def test_the_gm_gives_a_star_systems_sail_hours_on_its_form(cast):
     assert not StarSystem.objects.filter(name="Tharkad").exists()
     client.post(new, {"name": "Tharkad", "sail_charge_hours": "183"})
     assert StarSystem.objects.get(name="Tharkad").sail_charge_hours == 183
-
-
-def test_a_ship_docked_on_a_carrier_players_do_not_know_burns_in_the_gms_log_alone(cast, ship):
-    ship.docked_on = ShipFactory(campaign=cast.campaign, name="Black Widow", shared=False)
-    ship.save()
-    keeping(cast, ship)
-    advance(cast, 24)
-    assert LogEntry.objects.get(procedure=services.STATION_KEEPING).visibility == "gm"
 
 
 def test_stores_a_rule_makes_count_station_keeping_from_that_time(cast, ship):
