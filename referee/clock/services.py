@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from datetime import timedelta
+from fractions import Fraction
 from types import SimpleNamespace
 
 from django.db import transaction
@@ -32,7 +33,7 @@ from referee.play.services import (
 from rules.tables import drive as drive_tables
 
 from .models import MAX_DURATION_H, EventKind, EventStatus, TimedEvent
-from .selectors import WARN_DAYS, station_keeping_per_day
+from .selectors import WARN_DAYS
 from .travel import TravelError, burn_days, plain_duration, transit_time
 
 DUE, TRANSIT, STATION_KEEPING = "clock.due", "clock.transit", "clock.station_keeping"
@@ -332,7 +333,12 @@ def station_keeping_burn(*, campaign: Campaign, actor) -> list[LogEntry]:
             f"(a tenth of a {stores.burn_day_fuel_t:g} t burn-day a day, cargo cells first); "
             f"{left:.3g} t left"
         )
-        summary += f", {short:.3g} t short: the tanks ran dry." if short else f"{fuel_outlook(stores)}."
+        # The rate a day, from this burn read as the decimal it is (as the rule reads the GM's
+        # numbers): the rate the agenda warns at, to the last digit, without a second resolve.
+        per_day = float(Fraction(str(burn)) / days)
+        summary += (
+            f", {short:.3g} t short: the tanks ran dry." if short else f"{fuel_outlook(stores, per_day)}."
+        )
         recorder.set(stores, "fuel_accounted_to", stores.fuel_accounted_to + timedelta(days=days))
         entries.append(
             log_append(
@@ -365,9 +371,9 @@ def _draw(recorder: ChangeRecorder, stores: ShipStores, burn: float) -> float:
     return left.short_t
 
 
-def fuel_outlook(stores: ShipStores) -> str:
-    """ ", enough for 9.5 more days of station-keeping" when that is under the agenda's warning."""
-    per_day = station_keeping_per_day(stores)
+def fuel_outlook(stores: ShipStores, per_day: float) -> str:
+    """ ", enough for 9.5 more days of station-keeping" at ``per_day`` tons a day, when that is
+    under the agenda's warning."""
     left = stores.fuel_t + stores.cargo_fuel_t
     if not per_day or left / per_day >= WARN_DAYS:
         return ""

@@ -391,6 +391,31 @@ def test_a_docked_ship_rides_free_and_once_undocked_burns_only_its_own_days(cast
     assert stores.fuel_accounted_to == start + timedelta(days=11)
 
 
+@pytest.mark.parametrize(
+    ("burn_day_t", "fuel_t", "days", "burnt", "left", "outlook", "warned"),
+    [
+        # 0.2 t a day: 0.6 t over three days, 2.4 t left for twelve more
+        (2, 3, 3, "0.6", 2.4, ", enough for only 12.0 more days of station-keeping.", ["12.0"]),
+        # 0.011 t a day: 0.154 t left is fourteen days to the gram, not under the warning
+        (0.11, 0.187, 3, "0.033", 0.154, ".", []),
+    ],
+)
+def test_a_burn_over_days_says_how_long_the_fuel_left_lasts_as_the_agenda_does(
+    cast, ship, burn_day_t, fuel_t, days, burnt, left, outlook, warned
+):
+    stores = keeping(cast, ship, burn_day_fuel_t=burn_day_t, fuel_t=fuel_t, cargo_fuel_t=0)
+    advance(cast, 24 * days)
+    stores.refresh_from_db()
+    assert (stores.cargo_fuel_t, stores.fuel_t) == (0.0, left)
+    entry = LogEntry.objects.get(procedure=services.STATION_KEEPING)
+    assert entry.title == f"Marauder's Pride burns {burnt} t of fuel keeping station"
+    assert entry.summary == (
+        f"Marauder's Pride kept station for {days} days, burning {burnt} t of fuel (a tenth of a "
+        f"{burn_day_t:g} t burn-day a day, cargo cells first); {left:g} t left{outlook}"
+    )
+    assert [str(w).split(" days")[0].rsplit(" ", 1)[-1] for w in stock_warnings(cast.campaign)] == warned
+
+
 def test_the_gm_is_warned_before_the_fuel_runs_out_and_an_unshared_ship_burns_in_secret(cast):
     secret = ShipFactory(campaign=cast.campaign, name="Black Widow", shared=False)
     stores = keeping(cast, secret, fuel_t=5, cargo_fuel_t=0)  # 0.5 t a day: ten days
