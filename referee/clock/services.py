@@ -10,7 +10,6 @@ from fractions import Fraction
 from types import SimpleNamespace
 
 from django.db import transaction
-from django.utils import timezone
 
 import rules
 from referee.campaigns.models import Campaign
@@ -298,7 +297,7 @@ def keeping_station(campaign: Campaign):
             auto_fuel=True, burn_day_fuel_t__gt=0, fuel_accounted_to__lte=campaign.clock - timedelta(days=1)
         )
         .exclude(ship_id__in=in_transit)
-        .select_related("ship")
+        .select_related("ship", "ship__docked_on")
         .select_for_update(of=("self",))
         .order_by("ship__name", "pk")
     )
@@ -308,17 +307,14 @@ def station_keeping_burn(*, campaign: Campaign, actor) -> list[LogEntry]:
     """Each ship burns its station-keeping fuel for the whole days the clock has passed, as
     the stores procedure counts it (a tenth of a burn-day a day), cargo cells first; the
     days are marked counted, so none is burnt twice and undoing the entry gives them back.
-    A docked ship rides on its carrier's thrust: its days are counted, silently, as nothing
-    is burnt (an entry a day for no change would bury the turn log)."""
-    entries, riding, now = [], [], timezone.now()
+    A docked ship rides on its carrier's thrust: its days are counted without a burn, all
+    the docked ships of one clock move in one entry (``ride_docked``)."""
+    entries, riding = [], []
     for stores in list(keeping_station(campaign)):
         ship = stores.ship
         days = math.floor((campaign.clock - stores.fuel_accounted_to).total_seconds() / 86400)
         if ship.docked_on_id:
-            # Counted all the same, or the ship would burn its docked days once it undocks.
-            stores.fuel_accounted_to += timedelta(days=days)
-            stores.updated_at = now
-            riding.append(stores)
+            riding.append((stores, days))
             continue
         recorder = ChangeRecorder()
         outcome = rules.resolve(
@@ -358,7 +354,37 @@ def station_keeping_burn(*, campaign: Campaign, actor) -> list[LogEntry]:
                 visibility=Visibility.EVERYONE if sharing.seen_by_players(ship) else Visibility.GM,
             )
         )
-    ShipStores.objects.bulk_update(riding, ["fuel_accounted_to", "updated_at"])
+    return entries + ride_docked(campaign=campaign, actor=actor, riding=riding)
+
+
+def ride_docked(*, campaign: Campaign, actor, riding: list[tuple[ShipStores, int]]) -> list[LogEntry]:
+    """One entry for the docked ships of a clock move (one more, the GM's alone, for those
+    players do not know of, or whose carrier they do not): their days are counted as
+    ridden, so none is burnt once they undock, and undoing the entry counts them again."""
+    groups: dict[str, list[tuple[ShipStores, int]]] = {}
+    for stores, days in riding:
+        seen = sharing.seen_by_players(stores.ship) and sharing.seen_by_players(stores.ship.docked_on)
+        groups.setdefault(Visibility.EVERYONE if seen else Visibility.GM, []).append((stores, days))
+    entries = []
+    for visibility, group in groups.items():
+        recorder = ChangeRecorder()
+        rides = []
+        for stores, days in group:
+            recorder.set(stores, "fuel_accounted_to", stores.fuel_accounted_to + timedelta(days=days))
+            rides.append(f"{stores.ship} on {stores.ship.docked_on} ({days} day{'s' if days != 1 else ''})")
+        many = len(group) > 1
+        entries.append(
+            log_append(
+                campaign=campaign,
+                procedure=STATION_KEEPING,
+                title=f"{len(group)} docked ships ride free" if many else f"{group[0][0].ship} rides docked",
+                summary=f"Riding docked, no station-keeping fuel burnt: {', '.join(rides)}.",
+                actor=actor,
+                result={"station_keeping_fuel_t": 0.0},
+                effects=changes_save(recorder),
+                visibility=visibility,
+            )
+        )
     return entries
 
 

@@ -377,18 +377,49 @@ def test_a_docked_ship_rides_free_and_once_undocked_burns_only_its_own_days(cast
     stores.refresh_from_db()
     assert (stores.cargo_fuel_t, stores.fuel_t) == (1.0, 20.0)
     assert stores.fuel_accounted_to == start + timedelta(days=10)
-    # Nothing burnt, nothing in the turn log: the ship rides on its carrier's thrust.
-    assert not LogEntry.objects.filter(procedure=services.STATION_KEEPING).exists()
-    assert [e.procedure for e in LogEntry.objects.order_by("seq")][-2:] == ["record.edit", "clock.advance"]
+    # Nothing burnt: the ship rides on its carrier's thrust, its days counted in one entry
+    # that players see only when they know the ship and its carrier.
+    (ride,) = LogEntry.objects.filter(procedure=services.STATION_KEEPING)
+    assert ride.title == "Marauder's Pride rides docked"
+    assert ride.summary == (
+        "Riding docked, no station-keeping fuel burnt: Marauder's Pride on Invisible Truth (10 days)."
+    )
+    assert ride.visibility == ("everyone" if carrier_shared else "gm")
     edit_ship(cast, ship, docked_on="")
     assert ship.docked_on is None
     advance(cast, 24)
     stores.refresh_from_db()
-    (entry,) = LogEntry.objects.filter(procedure=services.STATION_KEEPING)
+    entry = LogEntry.objects.filter(procedure=services.STATION_KEEPING).latest("seq")
     assert entry.title == "Marauder's Pride burns 0.5 t of fuel keeping station"
     assert "kept station for 1 day, burning 0.5 t" in entry.summary and "20.5 t left" in entry.summary
     assert (stores.cargo_fuel_t, stores.fuel_t) == (0.5, 20.0)
     assert stores.fuel_accounted_to == start + timedelta(days=11)
+
+
+def test_the_docked_ships_of_one_clock_move_share_one_entry_and_undoing_it_counts_their_days_again(
+    cast, ship
+):
+    carrier = ShipFactory(campaign=cast.campaign, name="Invisible Truth", kind="jumpship", shared=True)
+    other = ShipFactory(campaign=cast.campaign, name="Union Jack", kind="dropship", shared=True)
+    ship.kind = "dropship"
+    ship.save()
+    marks = {}
+    for docked in (ship, other):
+        marks[docked.pk] = keeping(cast, docked).fuel_accounted_to
+        edit_ship(cast, docked, docked_on=carrier.pk)
+    advance(cast, 24 * 3)
+    (ride,) = LogEntry.objects.filter(procedure=services.STATION_KEEPING)
+    assert ride.title == "2 docked ships ride free"
+    assert ride.summary == (
+        "Riding docked, no station-keeping fuel burnt: Marauder's Pride on Invisible Truth (3 days), "
+        "Union Jack on Invisible Truth (3 days)."
+    )
+    for docked in (ship, other):
+        assert ShipStores.objects.get(ship=docked).fuel_accounted_to == marks[docked.pk] + timedelta(days=3)
+    response = cast.client("gm").post(reverse("play:undo", args=[cast.campaign.code, ride.seq]))
+    assert response.status_code in (200, 302)
+    for docked in (ship, other):
+        assert ShipStores.objects.get(ship=docked).fuel_accounted_to == marks[docked.pk]
 
 
 @pytest.mark.parametrize(
