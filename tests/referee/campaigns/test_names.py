@@ -21,3 +21,20 @@ def test_a_long_name_is_cut_so_that_its_number_stays_whole():
     assert len(numbered) == NAME_LENGTH and numbered.endswith(" (2)")
     taken = [long[:NAME_LENGTH], *(f"{long[: NAME_LENGTH - len(f' ({n})')]} ({n})" for n in range(2, 12))]
     assert free_name(long, taken, suffix=" ({})").endswith(" (12)")
+
+
+def test_three_hundred_copies_are_read_in_one_pass():
+    copies = ["Atlas", *(f"Atlas #{n}" for n in range(2, 301))]
+    # An iterator can be read only once: a second look at the names would find none.
+    assert free_name("Atlas", iter(copies), suffix=" #{}") == "Atlas #301"
+    assert free_name("atlas", iter(reversed(copies)), suffix=" #{}") == "atlas #301"
+
+
+def test_the_least_free_number_fills_a_gap():
+    copies = ["Atlas", *(f"Atlas #{n}" for n in range(2, 301) if n != 150)]
+    assert free_name("Atlas", iter(copies), suffix=" #{}") == "Atlas #150"
+
+
+def test_a_number_written_otherwise_is_not_a_copy():
+    # "Door 02" and "Door 1 2" are names of their own, not Door's second copy.
+    assert free_name("Door", ["Door", "Door 02", "Door 1 2"]) == "Door 2"

@@ -1,6 +1,8 @@
 """The dashboard's panels, the stores and refit forms, and the one-click Explorer MechWarrior."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from referee.fleet.models import Character
@@ -76,6 +78,23 @@ class TestExplorerMechWarrior:
         names = sorted(Character.objects.values_list("name", flat=True))
         assert names == ["Explorer MechWarrior", "Explorer MechWarrior 2", "Explorer MechWarrior 3"]
         assert CharacterSheet.objects.count() == 3
+
+    def test_the_301st_recruit_is_numbered_in_as_few_queries_as_the_second(
+        self, cast, django_assert_max_num_queries
+    ):
+        name = "Explorer MechWarrior"
+        client = cast.client("gm")
+        client.post(recruit_url(cast))
+        with CaptureQueriesContext(connection) as second:
+            client.post(recruit_url(cast))
+        Character.objects.bulk_create(
+            Character(campaign=cast.campaign, name=f"{name} {n}", role="mechwarrior") for n in range(3, 301)
+        )
+        with django_assert_max_num_queries(len(second)):
+            response = client.post(recruit_url(cast))
+        assert response.status_code == 302
+        assert Character.objects.filter(name=f"{name} 301").count() == 1
+        assert Character.objects.filter(name__istartswith=name).count() == 301
 
     def test_a_unit_of_another_campaign_is_refused_with_a_message(self, cast):
         stranger = UnitFactory(campaign=CampaignFactory())
