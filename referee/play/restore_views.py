@@ -48,14 +48,15 @@ def _staging() -> Path:
 # What a backup this app wrote never holds: values nested deeper (its deepest records
 # are a handful of levels inside the tables), or whole numbers beyond a database column's.
 MAX_BACKUP_DEPTH = 64
-MAX_BACKUP_INTEGER = 2**63 - 1
+# A PostgreSQL bigint, the widest whole number a column holds.
+MIN_BACKUP_INTEGER, MAX_BACKUP_INTEGER = -(2**63), 2**63 - 1
 
 
 def unsound_value(document) -> str | None:
     """Why no record could hold a value of the backup, in words (None: every value could):
-    text with a NUL or a broken character (``rules.schema.unstorable_text``), a number too
-    large for any record, or values nested deeper than a backup ever is. Walked without
-    recursion, so no nesting can overflow it."""
+    text with a NUL or a broken character (``rules.schema.unstorable_text``), a whole number
+    beyond a bigint's (the widest column), or values nested deeper than a backup ever is.
+    Walked without recursion, so no nesting can overflow it."""
     stack = [(document, 1)]
     while stack:
         value, depth = stack.pop()
@@ -67,8 +68,14 @@ def unsound_value(document) -> str | None:
         elif isinstance(value, bool) or value is None:
             continue
         elif isinstance(value, int):
-            if abs(value) > MAX_BACKUP_INTEGER:
-                return "it holds a whole number larger than any record holds"
+            if value > MAX_BACKUP_INTEGER:
+                return (
+                    f"it holds a whole number larger than any record holds (at most {MAX_BACKUP_INTEGER:,})"
+                )
+            if value < MIN_BACKUP_INTEGER:
+                return (
+                    f"it holds a whole number smaller than any record holds (at least {MIN_BACKUP_INTEGER:,})"
+                )
         elif isinstance(value, float):
             if not math.isfinite(value):
                 return "it holds a number too large to be read"

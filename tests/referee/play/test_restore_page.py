@@ -11,6 +11,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from referee.campaigns.models import Campaign, Membership
+from referee.fleet.models import Ship
 from referee.play import backup, integrity, services
 from referee.play.models import LogEntry, Visibility
 from tests.factories import ShipFactory, UserFactory
@@ -285,6 +286,12 @@ def _nested(depth: int):
         ("entry", {"note": "a\udfffb"}, "broken character"),
         ("entry", {"\ud800": 1}, "broken character"),
         ("year", 10**30, "whole number larger than any record holds"),
+        ("year", 2**63, "whole number larger than any record holds (at most 9,223,372,036,854,775,807)"),
+        (
+            "year",
+            -(2**63) - 1,
+            "whole number smaller than any record holds (at least -9,223,372,036,854,775,808)",
+        ),
         ("year", "1e999", "number too large to be read"),
         ("year", "9" * 5000, "number too long to read"),
         ("entry", _nested(200), "nested far deeper"),
@@ -308,6 +315,21 @@ def test_a_backup_holding_what_no_record_can_is_refused_in_plain_words(
     assert response.status_code == 400, response.content.decode()[:500]
     assert words in refusal(response) and not notation_in(refusal(response), REFUSAL_NOTATION)
     assert counts() == before
+
+
+def test_the_widest_whole_numbers_a_database_holds_are_restored_from_the_page(client, cast, saved):
+    document = json.loads(saved)
+    document["tables"]["fleet.ship"][0]["sheet"] = {"lowest": -(2**63), "highest": 2**63 - 1}
+    client.force_login(cast.outsider)
+    url = people_url(upload(client, json.dumps(document).encode()))
+    people = client.get(url).context["form"].people
+    plan = {}
+    for i, person in enumerate(people):
+        plan[f"who_{i}"] = "me" if person.role == "gm" else "new"
+        plan[f"name_{i}"] = "" if person.role == "gm" else "kestrel"
+    assert client.post(url, plan).status_code == 302
+    ship = Ship.objects.get(campaign__name="Lyran Drift", name="Waterloo")
+    assert ship.sheet == {"lowest": -9223372036854775808, "highest": 9223372036854775807}
 
 
 def _edited(saved: bytes, change) -> bytes:
