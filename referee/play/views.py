@@ -490,13 +490,32 @@ def phase_advance(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResp
 
 
 UNITS = {"minutes": 60, "hours": 3600, "days": 86400}
+WHOLE_AMOUNT = "Enter a whole number of minutes, hours or days."
+# The digits 0 to 9 only (a minus sign is let through, for the service to refuse in its own
+# words): int() alone would also read other scripts' digits ("٣", "３"), "1_000" and "+3".
+CLOCK_AMOUNT = re.compile(r"-?[0-9]+")
+
+
+def _clock_amount(text: str) -> int:
+    """The amount the GM typed, or ValueError saying what to type instead."""
+    if CLOCK_AMOUNT.fullmatch(text):
+        # More digits than any amount within ten years: too far, in the service's words.
+        return int(text) if len(text) <= 12 else 10**12
+    if any(c.isdigit() and not c.isascii() for c in text):
+        raise ValueError(f"{WHOLE_AMOUNT} Type it in the digits 0 to 9.")
+    raise ValueError(WHOLE_AMOUNT)
 
 
 @gm_view("POST")
 def clock_advance(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     try:
-        amount = int(request.POST.get("amount", ""))
+        amount = _clock_amount(request.POST.get("amount", "").strip())
         unit = UNITS[request.POST.get("unit", "hours")]
+    except ValueError as error:  # what to type instead
+        return _turn_panel(request, campaign, error=str(error), status=htmx.INVALID)
+    except KeyError:  # no such unit
+        return _turn_panel(request, campaign, error=WHOLE_AMOUNT, status=htmx.INVALID)
+    try:
         services.campaign_clock_advance(
             campaign=campaign,
             seconds=amount * unit,
@@ -505,9 +524,8 @@ def clock_advance(request: htmx.HtmxHttpRequest, campaign: Campaign) -> HttpResp
         )
     except services.PlayError as error:  # a ValueError too, so it must come first
         return _turn_panel(request, campaign, error=str(error), status=htmx.INVALID)
-    except (ValueError, KeyError):
-        error = "Enter a whole number of minutes, hours or days."
-        return _turn_panel(request, campaign, error=error, status=htmx.INVALID)
+    except ValueError:
+        return _turn_panel(request, campaign, error=WHOLE_AMOUNT, status=htmx.INVALID)
     return _turn_panel(request, campaign)
 
 

@@ -120,6 +120,14 @@ def test_advancing_the_clock_is_logged(cast, amount, unit, delta, text):
         ({"amount": "", "unit": "hours"}, "Enter a whole number"),
         ({"amount": "2", "unit": "fortnights"}, "Enter a whole number"),
         ({"amount": "4000", "unit": "days"}, "at most ten years"),
+        ({"amount": "9" * 5000, "unit": "days"}, "at most ten years"),
+        # Digits of other scripts are refused, never read as a number the GM did not type.
+        ({"amount": "٣", "unit": "hours"}, "Type it in the digits 0 to 9."),  # Arabic-Indic 3
+        ({"amount": "۲۴", "unit": "hours"}, "Type it in the digits 0 to 9."),  # Persian 24
+        ({"amount": "３", "unit": "days"}, "Type it in the digits 0 to 9."),  # full-width 3
+        ({"amount": "1٠", "unit": "hours"}, "Type it in the digits 0 to 9."),  # mixed
+        ({"amount": "1_000", "unit": "minutes"}, "Enter a whole number"),
+        ({"amount": "+3", "unit": "hours"}, "Enter a whole number"),
     ],
 )
 def test_a_bad_clock_advance_is_422_with_a_message_and_changes_nothing(cast, data, message):
