@@ -64,16 +64,23 @@ def demo_campaign_load() -> tuple[Campaign, bool]:
     Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
     Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
 
-    # The seed names its Jump Point Distance table without printing it: the demo GM's figure.
+    # The seed names its Jump Point Distance table and its sail-charging times by star class
+    # (151 to more than 200 hours) without printing them: the demo GM's figures, a cooler
+    # star charging a sail more slowly.
     terra = StarSystem.objects.create(
         campaign=campaign,
         name="Galax",
         spectral_class="G2V",
         jump_point_au=1.5,
+        sail_charge_hours=184,
         notes="Explorer Corps staging system.",
     )
     StarSystem.objects.create(
-        campaign=campaign, name="Unnamed system EC-4471", spectral_class="K4V", notes="Survey target."
+        campaign=campaign,
+        name="Unnamed system EC-4471",
+        spectral_class="K4V",
+        sail_charge_hours=191,
+        notes="Survey target.",
     )
 
     waterloo = _sheet(

@@ -1,9 +1,12 @@
+from datetime import timedelta
+
 import pytest
 from django.core.management import call_command
 
 from referee.campaigns.models import Campaign
-from referee.demo.campaign import DEMO_CODE
-from referee.fleet.models import Character, Ship, Unit
+from referee.demo.campaign import DEMO_CODE, demo_campaign_load
+from referee.fleet.models import Character, Ship, StarSystem, Unit
+from referee.play.services import procedure_resolve
 
 pytestmark = pytest.mark.django_db
 
@@ -28,3 +31,25 @@ def test_the_demo_has_the_seeds_ships_and_units_and_loading_twice_changes_nothin
     assert "Already loaded" in capsys.readouterr().out
     again = (Campaign.objects.count(), Ship.objects.count(), Unit.objects.count(), Character.objects.count())
     assert again == counts
+
+
+def test_every_demo_star_system_has_its_sail_charging_time_and_a_sail_charge_reads_it():
+    campaign, _created = demo_campaign_load()
+    systems = StarSystem.objects.filter(campaign=campaign)
+    hours = dict(systems.values_list("name", "sail_charge_hours"))
+    assert hours == {"Galax": 184, "Unnamed system EC-4471": 191}
+    for system in systems:
+        system.full_clean()  # within the hours the GM's form takes (151 to 2,000)
+    garibaldi = Ship.objects.get(campaign=campaign, name="Garibaldi")
+    assert garibaldi.star_system.name == "Galax" and not garibaldi.drive_charged
+    start = campaign.clock
+    entry = procedure_resolve(
+        campaign=campaign,
+        procedure_id="drive.charge",
+        inputs={"system": "kf_drive", "method": "sail", "target_hours": None},
+        dice=None,
+        actor=campaign.memberships.get(role="gm").user,
+        subjects={"ship": garibaldi.code},
+    )
+    assert "184 h of charging, the star system's" in entry.summary
+    assert f"done {start + timedelta(minutes=90, hours=184):%Y-%m-%d %H:%M}" in entry.summary
