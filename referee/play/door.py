@@ -382,12 +382,11 @@ def _served(request: HttpRequest, view: Callable, *args, **kwargs) -> HttpRespon
     """The view's response. After a form sent or an action taken (it may have changed
     anything), this process's door cache forgets who it had seen, so the next page it
     serves shows the change without waiting for PostgreSQL's word of it."""
-    if request.method in door_cache.SAFE_METHODS:
-        return view(*args, **kwargs)
     try:
         return view(*args, **kwargs)
     finally:
-        door_cache.cache.forget()
+        if request.method not in door_cache.SAFE_METHODS:
+            door_cache.cache.forget()
 
 
 def member_view(*methods: str) -> Callable:

@@ -4,6 +4,7 @@ removed, a session ended, a password changed, a user deactivated, a session expi
 reaches it through PostgreSQL's notifications from other connections, committed for real."""
 
 import time
+from datetime import timedelta
 
 import pytest
 from django.contrib.sessions.models import Session
@@ -98,17 +99,11 @@ def test_what_ends_a_members_access_ends_the_cached_answer(cast, end):
 
 def test_a_session_that_expires_is_not_answered_from_the_cache(cast):
     client, url, data = cached_poll(cast)
-    Session.objects.update(expire_date=Now() + time_delta(1.5))
+    Session.objects.update(expire_date=Now() + timedelta(seconds=1.5))
     assert eventually(lambda: statements(client, url, data), (204, 1)) == (204, 1)
     assert statements(client, url, data) == (204, 0)  # kept again, until it expires
     time.sleep(1.6)
     assert client.get(url, data).status_code == 404
-
-
-def time_delta(seconds: float):
-    from datetime import timedelta
-
-    return timedelta(seconds=seconds)
 
 
 def test_an_action_a_member_takes_is_seen_by_the_next_page_this_process_serves(cast, monkeypatch):
